@@ -1,0 +1,258 @@
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { allFields, type EntityDescription, isWritable } from '@data-platform/shared/entities/entity';
+import { entityList, findEntity } from '@data-platform/shared/entities/registry';
+import type { ListQuery } from '@data-platform/shared/query/list-query';
+import { type SQL, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Database, Executor } from '../db/client.ts';
+import { columnName } from '../db/columns.ts';
+import { AppError, invalid, notFound } from '../http/errors.ts';
+import {
+  cappedCountSql,
+  estimateSql,
+  getSql,
+  type ListScope,
+  listSql,
+  orderKeyCount,
+  orderSignature,
+  selectionSql,
+} from './list-compiler.ts';
+import { column, writeColumns } from './sql-fragments.ts';
+
+/** Who is acting; recorded in createdById / updatedById. */
+export interface Actor {
+  userId: number | null;
+}
+
+/** Lists count exactly up to this many rows; above it they answer the planner's estimate. */
+export const EXACT_COUNT_CAP = 10_000;
+
+const cursorSchema = z.object({ o: z.string(), v: z.array(z.union([z.string(), z.number(), z.null()])) });
+
+function encodeCursor(signature: string, values: unknown[]): string {
+  return Buffer.from(JSON.stringify({ o: signature, v: values })).toString('base64url');
+}
+
+function decodeCursor(entity: EntityDescription, query: ListQuery): unknown[] | undefined {
+  if (!query.cursor) return undefined;
+  const bad = invalid({ cursor: 'This cursor is not valid for this list; start again from the first page' });
+  let decoded: unknown;
+  try {
+    decoded = JSON.parse(Buffer.from(query.cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw bad;
+  }
+  const parsed = cursorSchema.safeParse(decoded);
+  if (!parsed.success) throw bad;
+  if (parsed.data.o !== orderSignature(query) || parsed.data.v.length !== orderKeyCount(entity, query)) throw bad;
+  return parsed.data.v;
+}
+
+export interface ListPage {
+  /** each row as JSON text, ready to be sent */
+  rows: string[];
+  total: number;
+  totalExact: boolean;
+  nextCursor: string | null;
+}
+
+/** Exact up to the cap, the planner's estimate above it. */
+async function countRows(database: Database, entity: EntityDescription, query: ListQuery, scope?: ListScope) {
+  const [counted] = await database.rows<{ n: number }>(cappedCountSql(entity, query, EXACT_COUNT_CAP, scope));
+  const n = counted?.n ?? 0;
+  if (n <= EXACT_COUNT_CAP) return { total: n, totalExact: true };
+  const [plan] = await database.rows<{ 'QUERY PLAN': unknown }>(estimateSql(entity, query, scope));
+  const raw = plan?.['QUERY PLAN'];
+  const json = (typeof raw === 'string' ? JSON.parse(raw) : raw) as [{ Plan: { 'Plan Rows': number } }];
+  return { total: Math.max(EXACT_COUNT_CAP + 1, Math.round(json[0].Plan['Plan Rows'])), totalExact: false };
+}
+
+/** One page of a list, with its total and the cursor of the next page. */
+export async function listRecords(
+  database: Database,
+  entity: EntityDescription,
+  query: ListQuery,
+  scope?: ListScope,
+): Promise<ListPage> {
+  const cursorValues = decodeCursor(entity, query);
+  const [rows, count] = await Promise.all([
+    database.rows<{ row: string; cursor: unknown[] | string }>(listSql(entity, query, cursorValues, scope)),
+    countRows(database, entity, query, scope),
+  ]);
+  const hasMore = rows.length > query.pageSize;
+  const page = hasMore ? rows.slice(0, query.pageSize) : rows;
+  const last = page.at(-1);
+  const lastValues = last && (typeof last.cursor === 'string' ? JSON.parse(last.cursor) : last.cursor);
+  return {
+    rows: page.map((r) => r.row),
+    ...count,
+    nextCursor: hasMore && lastValues ? encodeCursor(orderSignature(query), lastValues) : null,
+  };
+}
+
+export async function getRecord(
+  database: Database,
+  entity: EntityDescription,
+  id: number,
+  query: Pick<ListQuery, 'select' | 'join'>,
+  executor?: Executor,
+): Promise<string> {
+  const [found] = await database.rows<{ row: string }>(getSql(entity, id, query), executor);
+  if (!found) throw notFound(`${entity.label} ${id}`);
+  return found.row;
+}
+
+const allSelection = { join: [] };
+
+/** Checks that a row attached to a record (note, file) names a record that exists, and locks it. */
+async function checkAttachmentTarget(
+  database: Database,
+  entity: EntityDescription,
+  values: Record<string, unknown>,
+  executor: Executor,
+) {
+  if (!entity.attachedTo) return;
+  const { entityField, idField } = entity.attachedTo;
+  const target = findEntity(String(values[entityField]));
+  if (!target) throw invalid({ [entityField]: 'Unknown record type' });
+  const found = await database.rows(
+    sql`select 1 from ${sql.identifier(target.table)} where id = ${values[idField] as number} for key share`,
+    executor,
+  );
+  if (found.length === 0) throw invalid({ [idField]: `No ${target.label.toLowerCase()} with id ${values[idField]}` });
+}
+
+/**
+ * Inserts one row from values validated by `createSchema(entity)` plus
+ * server-owned values, and returns it as JSON text.
+ */
+export async function createRecord(
+  database: Database,
+  entity: EntityDescription,
+  validated: Record<string, unknown>,
+  actor: Actor,
+  serverValues: Record<string, unknown> = {},
+  executor?: Executor,
+): Promise<string> {
+  const values = { ...validated, ...serverValues };
+  const fields = allFields(entity);
+  const assignments: [string, SQL][] = [];
+  for (const [name, value] of Object.entries(values)) {
+    if (value === undefined) continue;
+    const field = fields[name];
+    if (!field) throw new Error(`${entity.name} has no field ${name}`);
+    assignments.push(...writeColumns(name, field, value));
+  }
+  if (entity.kind !== 'reference') {
+    assignments.push(['created_by_id', sql`${actor.userId}`], ['updated_by_id', sql`${actor.userId}`]);
+  }
+  const insert = async (tx: Executor) => {
+    await checkAttachmentTarget(database, entity, values, tx);
+    const [row] = await database.rows<{ row: string }>(
+      sql`insert into ${sql.identifier(entity.table)} as t (${sql.join(
+        assignments.map(([c]) => sql.identifier(c)),
+        sql`, `,
+      )}) values (${sql.join(
+        assignments.map(([, v]) => v),
+        sql`, `,
+      )}) returning ${selectionSql(entity, allSelection)}::text as row`,
+      tx,
+    );
+    return (row as { row: string }).row;
+  };
+  return executor ? insert(executor) : database.db.transaction((tx) => insert(tx));
+}
+
+/**
+ * Updates the writable fields given (validated by `updateSchema(entity)`), only if the row still has `version`:
+ * the check is in the UPDATE itself, so two writers with the same version
+ * cannot both win. 412 when stale, 404 when gone.
+ */
+export async function updateRecord(
+  database: Database,
+  entity: EntityDescription,
+  id: number,
+  version: number,
+  values: Record<string, unknown>,
+  actor: Actor,
+): Promise<string> {
+  const fields = allFields(entity);
+  const assignments: [string, SQL][] = [];
+  for (const [name, value] of Object.entries(values)) {
+    const field = fields[name];
+    if (value === undefined || !field || !isWritable(field)) continue;
+    assignments.push(...writeColumns(name, field, value));
+  }
+  if (assignments.length === 0) throw invalid({ body: 'Send at least one field to change' }, 'Nothing to update');
+  assignments.push(
+    ['version', sql`t.version + 1`],
+    ['updated_at', sql`now()`],
+    ['updated_by_id', sql`${actor.userId}`],
+  );
+  const [row] = await database.rows<{ row: string }>(
+    sql`update ${sql.identifier(entity.table)} as t set ${sql.join(
+      assignments.map(([c, v]) => sql`${sql.identifier(c)} = ${v}`),
+      sql`, `,
+    )} where t.id = ${id} and t.version = ${version}
+    returning ${selectionSql(entity, allSelection)}::text as row`,
+  );
+  if (row) return row.row;
+  const [current] = await database.rows<{ version: number }>(
+    sql`select version from ${sql.identifier(entity.table)} where id = ${id}`,
+  );
+  if (!current) throw notFound(`${entity.label} ${id}`);
+  throw new AppError(
+    412,
+    'stale_version',
+    `${entity.label} ${id} was changed by someone else (now version ${current.version}); reload it and apply your change again`,
+    { version: `Current version is ${current.version}` },
+  );
+}
+
+const attachmentEntities = entityList.filter((e) => e.attachedTo);
+
+/**
+ * Deletes a row. Link rows go with it (foreign keys cascade); notes and files
+ * attached to it are deleted in the same transaction, and stored bytes are
+ * removed once it commits.
+ */
+export async function deleteRecord(
+  database: Database,
+  entity: EntityDescription,
+  id: number,
+  version: number | undefined,
+  dataDir: string,
+): Promise<void> {
+  const removedFiles: number[] = [];
+  await database.db.transaction(async (tx) => {
+    const versionCheck = version === undefined ? sql`true` : sql`version = ${version}`;
+    const deleted = await database.rows<{ id: number }>(
+      sql`delete from ${sql.identifier(entity.table)} where id = ${id} and ${versionCheck} returning id`,
+      tx,
+    );
+    if (deleted.length === 0) {
+      const [exists] = await database.rows(sql`select 1 from ${sql.identifier(entity.table)} where id = ${id}`, tx);
+      if (!exists) throw notFound(`${entity.label} ${id}`);
+      throw new AppError(412, 'stale_version', `${entity.label} ${id} was changed by someone else; reload it first`);
+    }
+    if (entity.storesBytes) removedFiles.push(id);
+    for (const attached of attachmentEntities) {
+      if (!attached.attachedTo?.entityField) continue;
+      const { entityField, idField } = attached.attachedTo;
+      const gone = await database.rows<{ id: number }>(
+        sql`delete from ${sql.identifier(attached.table)} as t
+          where ${column('t', columnName(entityField))} = ${entity.name} and ${column('t', columnName(idField))} = ${id}
+          returning id`,
+        tx,
+      );
+      if (attached.storesBytes) removedFiles.push(...gone.map((g) => g.id));
+    }
+  });
+  await Promise.all(removedFiles.map((fileId) => rm(storedFilePath(dataDir, fileId), { force: true })));
+}
+
+/** Where the bytes of a stored file live: named by the row id, never by anything the client sent. */
+export function storedFilePath(dataDir: string, fileId: number): string {
+  return path.join(dataDir, 'files', String(fileId));
+}

@@ -1,0 +1,246 @@
+import { type EntityDescription, type Operation, operationsOf } from '@data-platform/shared/entities/entity';
+import { createSchema, recordSchema, updateSchema } from '@data-platform/shared/entities/record-schema';
+import { entityList, findEntity } from '@data-platform/shared/entities/registry';
+import {
+  DEFAULT_PAGE_SIZE,
+  type ListQuery,
+  listBodySchema,
+  listQueryStringSchema,
+  MAX_PAGE_SIZE,
+  parseGetQuery,
+  parseListBody,
+  parseListQueryString,
+} from '@data-platform/shared/query/list-query';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Database } from '../db/client.ts';
+import { AppError, errorBodySchema, notFound } from '../http/errors.ts';
+import { relationScope } from './list-compiler.ts';
+import { createRecord, deleteRecord, getRecord, type ListPage, listRecords, updateRecord } from './records.ts';
+
+/** What each route does, read by the auth and permission step that runs before handlers. */
+export interface RouteAccess {
+  resource: string;
+  action: 'read' | 'create' | 'update' | 'delete';
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: RouteAccess;
+  }
+}
+
+export const idParamsSchema = z.object({
+  id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+});
+
+const filterHelp = `Filters: \`filter[field][op]=value\` with op one of eq, ne, lt, lte, gt, gte, in (comma-separated),
+contains, startsWith, isNull, notNull (\`filter[field]=value\` means eq). \`select=a,b\` returns only those fields and id.
+\`join=relation(x,y)\` embeds a related record or list with only those fields. \`sort=field,-other\` sorts (id breaks ties).
+\`q\` searches the searchable fields. \`page\`/\`pageSize\` (default ${DEFAULT_PAGE_SIZE}, max ${MAX_PAGE_SIZE}) page by offset;
+\`cursor\` (the previous answer's \`nextCursor\`) pages by keyset at constant cost. \`total\` is exact up to 10,000 rows;
+above that it is the planner's estimate and \`totalExact\` is false.`;
+
+function listResponseSchema(entity: EntityDescription) {
+  return z.object({
+    data: z.array(recordSchema(entity).partial()),
+    page: z.number(),
+    pageSize: z.number(),
+    total: z.number(),
+    totalExact: z.boolean(),
+    nextCursor: z.string().nullable(),
+  });
+}
+
+/** Sends a list page without parsing and re-serializing the rows the database built. */
+function sendPage(reply: FastifyReply, query: ListQuery, page: ListPage) {
+  const head = JSON.stringify({
+    page: query.page,
+    pageSize: query.pageSize,
+    total: page.total,
+    totalExact: page.totalExact,
+    nextCursor: page.nextCursor,
+  });
+  return reply.type('application/json; charset=utf-8').send(`{"data":[${page.rows.join(',')}],${head.slice(1)}`);
+}
+
+export function sendRecord(reply: FastifyReply, row: string, status = 200) {
+  const version = (JSON.parse(row) as { version?: number }).version;
+  if (version !== undefined) reply.header('etag', `"${version}"`);
+  return reply.code(status).type('application/json; charset=utf-8').send(row);
+}
+
+/** Reads `If-Match: 3`, `"3"` or `W/"3"`. */
+export function versionFromIfMatch(header: string | undefined, required: boolean): number | undefined {
+  if (header === undefined || header === '') {
+    if (!required) return undefined;
+    throw new AppError(428, 'precondition_required', 'Send If-Match with the version you last read', {
+      'if-match': 'Required',
+    });
+  }
+  const m = /^\s*(?:W\/)?"?(\d{1,9})"?\s*$/.exec(header);
+  if (!m)
+    throw new AppError(400, 'validation_failed', 'If-Match must be a version number', {
+      'if-match': 'Expected a version number',
+    });
+  return Number(m[1]);
+}
+
+const errorResponses = { 400: errorBodySchema, 404: errorBodySchema };
+
+function registerEntityRoutes(app: FastifyInstance, database: Database, entity: EntityDescription, dataDir: string) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const base = `/api/v1/${entity.name}`;
+  const ops = new Set<Operation>(operationsOf(entity));
+  const tags = [entity.labelPlural];
+  const access = (action: RouteAccess['action']) => ({ access: { resource: entity.name, action } });
+
+  if (ops.has('list')) {
+    api.get(base, {
+      config: access('read'),
+      schema: {
+        tags,
+        summary: `List ${entity.labelPlural.toLowerCase()}`,
+        description: filterHelp,
+        querystring: listQueryStringSchema,
+        response: { 200: listResponseSchema(entity), ...errorResponses },
+      },
+      handler: async (request, reply) => {
+        const query = parseListQueryString(entity, request.query as Record<string, unknown>);
+        return sendPage(reply, query, await listRecords(database, entity, query));
+      },
+    });
+    api.post(`${base}/query`, {
+      config: access('read'),
+      schema: {
+        tags,
+        summary: `Query ${entity.labelPlural.toLowerCase()} with nested and/or filters`,
+        description: `The list parameters as JSON; \`where\` takes nested \`{ and: [...] }\` / \`{ or: [...] }\` groups of \`{ field, op, value }\`.`,
+        body: listBodySchema,
+        response: { 200: listResponseSchema(entity), ...errorResponses },
+      },
+      handler: async (request, reply) => {
+        const query = parseListBody(entity, request.body);
+        return sendPage(reply, query, await listRecords(database, entity, query));
+      },
+    });
+    for (const [relation, description] of Object.entries(entity.relations ?? {})) {
+      const target = findEntity(
+        description.kind === 'hasMany'
+          ? description.to
+          : (findEntity(description.via)?.fields[description.target]?.to ?? ''),
+      );
+      if (!target) continue;
+      api.get(`${base}/:id/${relation}`, {
+        config: { access: { resource: target.name, action: 'read' } },
+        schema: {
+          tags,
+          summary: `List the ${target.labelPlural.toLowerCase()} of a ${entity.label.toLowerCase()}`,
+          description: `${filterHelp}\n\nRows linked through a link collection carry it as \`link\`.`,
+          params: idParamsSchema,
+          querystring: listQueryStringSchema,
+          response: { 200: listResponseSchema(target), ...errorResponses },
+        },
+        handler: async (request, reply) => {
+          await getRecord(database, entity, request.params.id, { select: ['id'], join: [] });
+          const query = parseListQueryString(target, request.query as Record<string, unknown>);
+          const scope = relationScope(entity, relation, request.params.id);
+          if (!scope) throw notFound(`Relation ${relation}`);
+          return sendPage(reply, query, await listRecords(database, target, query, scope));
+        },
+      });
+    }
+  }
+
+  if (ops.has('get')) {
+    api.get(`${base}/:id`, {
+      config: access('read'),
+      schema: {
+        tags,
+        summary: `Get a ${entity.label.toLowerCase()}`,
+        params: idParamsSchema,
+        querystring: z.object({ select: z.string().optional(), join: z.string().optional() }),
+        response: { 200: recordSchema(entity).partial(), ...errorResponses },
+      },
+      handler: async (request, reply) => {
+        const query = parseGetQuery(entity, request.query);
+        return sendRecord(reply, await getRecord(database, entity, request.params.id, query));
+      },
+    });
+  }
+
+  if (ops.has('create')) {
+    api.post(base, {
+      config: access('create'),
+      schema: {
+        tags,
+        summary: `Create a ${entity.label.toLowerCase()}`,
+        body: createSchema(entity),
+        response: { 201: recordSchema(entity), 400: errorBodySchema, 409: errorBodySchema },
+      },
+      handler: async (request, reply) => {
+        const row = await createRecord(database, entity, request.body as Record<string, unknown>, request.actor);
+        return sendRecord(reply, row, 201);
+      },
+    });
+  }
+
+  if (ops.has('update')) {
+    api.patch(`${base}/:id`, {
+      config: access('update'),
+      schema: {
+        tags,
+        summary: `Update a ${entity.label.toLowerCase()}`,
+        description: 'Send `If-Match: <version>`. A stale version answers 412, a missing one 428.',
+        params: idParamsSchema,
+        headers: z.looseObject({ 'if-match': z.string().optional() }),
+        body: updateSchema(entity),
+        response: {
+          200: recordSchema(entity),
+          ...errorResponses,
+          409: errorBodySchema,
+          412: errorBodySchema,
+          428: errorBodySchema,
+        },
+      },
+      handler: async (request, reply) => {
+        const version = versionFromIfMatch(request.headers['if-match'], true) as number;
+        const row = await updateRecord(
+          database,
+          entity,
+          request.params.id,
+          version,
+          request.body as Record<string, unknown>,
+          request.actor,
+        );
+        return sendRecord(reply, row);
+      },
+    });
+  }
+
+  if (ops.has('delete')) {
+    api.delete(`${base}/:id`, {
+      config: access('delete'),
+      schema: {
+        tags,
+        summary: `Delete a ${entity.label.toLowerCase()}`,
+        description:
+          'Deletes the record, its links and the notes and files attached to it. `If-Match` is optional; when sent, a stale version answers 412.',
+        params: idParamsSchema,
+        headers: z.looseObject({ 'if-match': z.string().optional() }),
+        response: { 204: z.null(), ...errorResponses, 412: errorBodySchema },
+      },
+      handler: async (request, reply) => {
+        const version = versionFromIfMatch(request.headers['if-match'], false);
+        await deleteRecord(database, entity, request.params.id, version, dataDir);
+        return reply.code(204).send(null);
+      },
+    });
+  }
+}
+
+/** Mounts list, query, get, create, update, delete and relation lists for every entity. */
+export function registerCrudRoutes(app: FastifyInstance, database: Database, dataDir: string): void {
+  for (const entity of entityList) registerEntityRoutes(app, database, entity, dataDir);
+}

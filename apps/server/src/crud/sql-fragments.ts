@@ -1,0 +1,93 @@
+import { allFields, type EntityDescription } from '@data-platform/shared/entities/entity';
+import { arrayTypes, type FieldDescription, type FieldType } from '@data-platform/shared/fields/field-types';
+import { type SQL, sql } from 'drizzle-orm';
+import { columnName, currencyColumnName } from '../db/columns.ts';
+
+/** `alias.column`, with both names from descriptions (never from input). */
+export function column(alias: string, name: string): SQL {
+  return sql`${sql.identifier(alias)}.${sql.identifier(name)}`;
+}
+
+export function fieldOf(entity: EntityDescription, name: string): FieldDescription {
+  const field = allFields(entity)[name];
+  if (!field) throw new Error(`${entity.name} has no field ${name}`);
+  return field;
+}
+
+/** The expression a field sorts and compares by (money: its amount). */
+export function valueExpr(alias: string, name: string): SQL {
+  return column(alias, columnName(name));
+}
+
+/** The field's value as it appears in the JSON of a row. */
+export function jsonValueExpr(alias: string, name: string, field: FieldDescription): SQL {
+  if (field.type === 'money') {
+    const amount = column(alias, columnName(name));
+    const currency = column(alias, currencyColumnName(name));
+    return sql`case when ${amount} is null then null else jsonb_build_object('amount', ${amount}, 'currency', ${currency}) end`;
+  }
+  return column(alias, columnName(name));
+}
+
+/** Postgres limits a function to 100 arguments, so large rows are built in chunks joined with `||`. */
+const PAIRS_PER_CHUNK = 45;
+
+/** A jsonb object of the named fields of a row, plus extra named expressions. */
+export function rowJson(entity: EntityDescription, alias: string, names: string[], extra: [string, SQL][] = []): SQL {
+  const pairs: SQL[] = names.map((name) => sql`${name}::text, ${jsonValueExpr(alias, name, fieldOf(entity, name))}`);
+  for (const [key, expr] of extra) pairs.push(sql`${key}::text, ${expr}`);
+  const chunks: SQL[] = [];
+  for (let i = 0; i < pairs.length; i += PAIRS_PER_CHUNK) {
+    chunks.push(sql`jsonb_build_object(${sql.join(pairs.slice(i, i + PAIRS_PER_CHUNK), sql`, `)})`);
+  }
+  return chunks.length === 0 ? sql`'{}'::jsonb` : sql.join(chunks, sql` || `);
+}
+
+/** The Postgres type a list of filter values is cast to. */
+export function sqlArrayType(type: FieldType): SQL {
+  switch (type) {
+    case 'integer':
+    case 'year':
+      return sql.raw('integer[]');
+    case 'reference':
+      return sql.raw('bigint[]');
+    case 'decimal':
+    case 'percent':
+    case 'amount':
+    case 'money':
+      return sql.raw('numeric[]');
+    case 'date':
+      return sql.raw('date[]');
+    case 'datetime':
+      return sql.raw('timestamptz[]');
+    case 'boolean':
+      return sql.raw('boolean[]');
+    default:
+      return sql.raw('text[]');
+  }
+}
+
+/**
+ * A Postgres array literal (`{"a","b"}`) for one bound parameter, so that
+ * both drivers pass lists the same way.
+ */
+export function pgArrayLiteral(values: readonly unknown[]): string {
+  const items = values.map((v) => (v === null ? 'NULL' : `"${String(v).replace(/["\\]/g, (c) => `\\${c}`)}"`));
+  return `{${items.join(',')}}`;
+}
+
+/** The value of one field as a bound parameter for insert/update (money writes two columns). */
+export function writeColumns(name: string, field: FieldDescription, value: unknown): [string, SQL][] {
+  if (field.type === 'money') {
+    const money = value as { amount: number; currency: string } | null;
+    return [
+      [columnName(name), sql`${money ? String(money.amount) : null}::numeric`],
+      [currencyColumnName(name), sql`${money ? money.currency : null}`],
+    ];
+  }
+  if (arrayTypes.has(field.type)) {
+    return [[columnName(name), sql`${pgArrayLiteral((value as unknown[] | null) ?? [])}::text[]`]];
+  }
+  if (value === null || value === undefined) return [[columnName(name), sql`null`]];
+  return [[columnName(name), sql`${typeof value === 'number' || typeof value === 'boolean' ? String(value) : value}`]];
+}

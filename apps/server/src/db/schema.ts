@@ -1,0 +1,114 @@
+import { allFields, type EntityDescription } from '@data-platform/shared/entities/entity';
+import { entityList } from '@data-platform/shared/entities/registry';
+import { textTypes } from '@data-platform/shared/fields/field-types';
+import {
+  type AnyPgColumn,
+  bigint,
+  type ExtraConfigColumn,
+  type IndexBuilder,
+  index,
+  integer,
+  type PgColumnBuilderBase,
+  type PgTableWithColumns,
+  pgTable,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { columnBuilders, columnName } from './columns.ts';
+
+// biome-ignore lint/suspicious/noExplicitAny: tables are built from descriptions at run time, so their column types are not static
+export type EntityTable = PgTableWithColumns<any>;
+
+const tables: Record<string, EntityTable> = {};
+
+function systemColumn(name: string): PgColumnBuilderBase | undefined {
+  switch (name) {
+    case 'id':
+      return bigint('id', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity();
+    case 'createdAt':
+    case 'updatedAt':
+      return timestamp(columnName(name), { withTimezone: true, mode: 'string' }).notNull().defaultNow();
+    case 'version':
+      return integer('version').notNull().default(1);
+    default:
+      return undefined;
+  }
+}
+
+function buildTable(entity: EntityDescription): EntityTable {
+  const columns: Record<string, PgColumnBuilderBase> = {};
+  const fields = allFields(entity);
+  for (const [name, field] of Object.entries(fields)) {
+    const system = systemColumn(name);
+    if (system) {
+      columns[name] = system;
+      continue;
+    }
+    Object.assign(
+      columns,
+      columnBuilders(name, field, (f) => {
+        if (f.type === 'currency') return () => (tables.currencies as EntityTable).code as AnyPgColumn;
+        const to = f.type === 'reference' ? f.to : undefined;
+        return to ? () => (tables[to] as EntityTable).id as AnyPgColumn : undefined;
+      }),
+    );
+  }
+  return pgTable(entity.table, columns, (t) => {
+    const col = (name: string) => t[name] as ExtraConfigColumn;
+    const indexName = (names: string[], suffix: string) =>
+      `${entity.table}_${names.map(columnName).join('_')}_${suffix}`.slice(0, 63);
+    const list: IndexBuilder[] = [];
+    const leading = new Set<string>();
+    for (const names of entity.indexes ?? []) {
+      list.push(index(indexName(names, 'idx')).on(col(names[0] as string), ...names.slice(1).map(col), col('id')));
+      leading.add(names[0] as string);
+    }
+    for (const names of entity.uniques ?? []) {
+      list.push(uniqueIndex(indexName(names, 'key')).on(col(names[0] as string), ...names.slice(1).map(col)));
+      leading.add(names[0] as string);
+    }
+    for (const [name, field] of Object.entries(fields)) {
+      if (name === 'id') continue;
+      if (field.sortable) list.push(index(indexName([name], 'sort_idx')).on(col(name), col('id')));
+      else if (field.type === 'reference' && !leading.has(name) && !field.unique) {
+        list.push(index(indexName([name], 'idx')).on(col(name)));
+      }
+      if (field.searchable && textTypes.has(field.type)) {
+        list.push(index(indexName([name], 'trgm_idx')).using('gin', col(name).op('gin_trgm_ops')));
+      }
+    }
+    return list;
+  });
+}
+
+for (const entity of entityList) tables[entity.name] = buildTable(entity);
+
+/** The Drizzle table of each resource, keyed by resource name. */
+export function tableOf(resource: string): EntityTable {
+  const table = tables[resource];
+  if (!table) throw new Error(`No table for ${resource}`);
+  return table;
+}
+
+// drizzle-kit finds tables among a module's named exports.
+export const {
+  users,
+  currencies,
+  countries,
+  states,
+  firms,
+  funds,
+  companies,
+  contacts,
+  deals,
+  investors,
+  fundPerformances,
+  contactCompanies,
+  contactFunds,
+  contactDeals,
+  contactInvestors,
+  dealCompanies,
+  dealInvestors,
+  notes,
+  files,
+} = tables;

@@ -1,0 +1,96 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance } from 'fastify';
+import {
+  jsonSchemaTransform,
+  jsonSchemaTransformObject,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Config } from '../config.ts';
+import type { Actor } from '../crud/records.ts';
+import { registerCrudRoutes } from '../crud/routes.ts';
+import type { Database } from '../db/client.ts';
+import { mapDatabaseError } from '../db/errors.ts';
+import { registerFileRoutes } from '../routes/files.ts';
+import { AppError, installErrorHandler } from './errors.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Who is acting. Set by the authentication step before any handler runs. */
+    actor: Actor;
+  }
+}
+
+export interface AppOptions {
+  config: Config;
+  database: Database;
+  /** pino options or false; tests pass false. */
+  logger?: boolean | { level: string };
+}
+
+/** Builds the HTTP application: API, OpenAPI document and reference, and the web build when present. */
+export async function buildApp({ config, database, logger }: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: logger ?? { level: config.logLevel },
+    bodyLimit: config.maxBodyBytes,
+    routerOptions: { maxParamLength: 200 },
+    genReqId: () => crypto.randomUUID(),
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  // Responses are built by the database as JSON text or are small objects; the
+  // response schemas document them in OpenAPI without re-validating each row.
+  app.setSerializerCompiler(() => (data) => (typeof data === 'string' ? data : JSON.stringify(data)));
+  installErrorHandler(app, mapDatabaseError);
+
+  app.decorateRequest('actor', null as unknown as Actor);
+  // The authentication step: every request starts as anonymous until accounts exist.
+  app.addHook('onRequest', async (request) => {
+    request.actor = { userId: null };
+  });
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Data Platform API',
+        version: '1',
+        description: 'Companies, funds, firms, contacts, deals, investors and their links, notes and files.',
+      },
+    },
+    transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  api.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  api.get(
+    '/api/health',
+    {
+      schema: {
+        tags: ['System'],
+        summary: 'Readiness and the database in use',
+        response: { 200: z.object({ status: z.literal('ok'), database: z.enum(['pglite', 'postgres']) }) },
+      },
+    },
+    async () => ({ status: 'ok' as const, database: database.kind }),
+  );
+
+  registerCrudRoutes(app, database, config.dataDir);
+  await registerFileRoutes(app, database, config);
+
+  const webDir = config.webDir && existsSync(path.join(config.webDir, 'index.html')) ? config.webDir : undefined;
+  if (webDir) await app.register(fastifyStatic, { root: webDir, wildcard: false });
+  app.setNotFoundHandler((request, reply) => {
+    // The web app routes in the browser: any other page gets its index.html.
+    if (webDir && request.method === 'GET' && !request.url.startsWith('/api/')) return reply.sendFile('index.html');
+    const error = new AppError(404, 'not_found', `No route ${request.method} ${request.url.split('?')[0]}`);
+    return reply.code(404).send(error.toBody());
+  });
+  return app;
+}

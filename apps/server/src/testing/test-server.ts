@@ -1,0 +1,71 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { configFromEnv } from '../config.ts';
+import { type Database, openDatabase } from '../db/client.ts';
+import { buildApp } from '../http/app.ts';
+
+export interface TestServer {
+  /** e.g. http://127.0.0.1:39123 */
+  url: string;
+  app: FastifyInstance;
+  database: Database;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+/**
+ * A fresh PostgreSQL database on the server named by TEST_DATABASE_URL,
+ * dropped by the returned function; so test files never see each other's rows.
+ */
+async function createScratchDatabase(adminUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `dp_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}
+
+/**
+ * Starts the real application on a random loopback port over a database of
+ * its own: in-memory PGlite, or a scratch PostgreSQL database when
+ * TEST_DATABASE_URL is set.
+ */
+export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'dp-test-'));
+  const scratch = process.env.TEST_DATABASE_URL
+    ? await createScratchDatabase(process.env.TEST_DATABASE_URL)
+    : undefined;
+  const database = await openDatabase({ url: scratch?.url, poolSize: 4 });
+  const config = configFromEnv({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...env });
+  const app = await buildApp({ config, database, logger: false });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    app,
+    database,
+    dataDir,
+    async close() {
+      await app.close();
+      await database.close();
+      await scratch?.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,130 @@
+import type { FieldDescription } from '../fields/field-types.ts';
+
+/**
+ * - record: a business record (id, createdAt, updatedAt, createdBy, updatedBy, version).
+ * - link: a link collection row; same system fields as a record.
+ * - reference: read-only reference data (id, createdAt).
+ */
+export type EntityKind = 'record' | 'link' | 'reference';
+
+/** Rows of `to` that belong to this row through `foreignKey` on `to`. */
+export interface HasManyRelation {
+  kind: 'hasMany';
+  to: string;
+  foreignKey: string;
+}
+
+/** Rows of `to` linked to this row through the link collection `via`. */
+export interface ManyToManyRelation {
+  kind: 'manyToMany';
+  via: string;
+  /** field of `via` that points at this entity */
+  from: string;
+  /** field of `via` that points at the other entity */
+  target: string;
+}
+
+export type RelationDescription = HasManyRelation | ManyToManyRelation;
+
+export interface EntityDescription {
+  /** Resource name, as the spec spells it (also the Redux data area). */
+  name: string;
+  table: string;
+  kind: EntityKind;
+  label: string;
+  labelPlural: string;
+  fields: Record<string, FieldDescription>;
+  /**
+   * Named relations beyond references. Every reference field `xId` is also a
+   * relation named `x` (the referenced row) without being listed here.
+   */
+  relations?: Record<string, RelationDescription>;
+  /** The field that names a row in lists, links and search ranking. */
+  display: string;
+  list: { defaultShows: string[]; defaultSort: string };
+  /** Composite uniqueness (e.g. one performance per fund and date). */
+  uniques?: string[][];
+  /** Composite indexes for common filter + sort pairs. */
+  indexes?: string[][];
+  /** Fields that identify the same real-world thing, in order of strength. */
+  dedupKeys?: string[];
+  /** Rows belong to any one record, named by these two fields (notes, files). */
+  attachedTo?: { entityField: string; idField: string };
+  /** Rows own bytes stored under DATA_DIR/files/<id>, removed with the row. */
+  storesBytes?: boolean;
+  /** Which generic operations the API offers (default: all for records and links, read for reference data). */
+  operations?: ReadonlyArray<'list' | 'get' | 'create' | 'update' | 'delete'>;
+}
+
+export type Operation = NonNullable<EntityDescription['operations']>[number];
+
+export function operationsOf(entity: EntityDescription): ReadonlyArray<Operation> {
+  if (entity.operations) return entity.operations;
+  return entity.kind === 'reference' ? ['list', 'get'] : ['list', 'get', 'create', 'update', 'delete'];
+}
+
+/** System fields every row has, described like any other field. */
+export function systemFields(kind: EntityKind): Record<string, FieldDescription> {
+  const id: FieldDescription = {
+    type: 'reference',
+    label: 'ID',
+    required: true,
+    sortable: true,
+    filterable: true,
+    serverOwned: true,
+    importable: false,
+  };
+  const createdAt: FieldDescription = {
+    type: 'datetime',
+    label: 'Created',
+    required: true,
+    sortable: true,
+    filterable: true,
+    serverOwned: true,
+    importable: false,
+  };
+  if (kind === 'reference') return { id, createdAt };
+  return {
+    id,
+    createdAt,
+    updatedAt: { ...createdAt, label: 'Updated' },
+    createdById: {
+      type: 'reference',
+      to: 'users',
+      label: 'Created by',
+      filterable: true,
+      serverOwned: true,
+      importable: false,
+      onDelete: 'setNull',
+    },
+    updatedById: {
+      type: 'reference',
+      to: 'users',
+      label: 'Updated by',
+      filterable: true,
+      serverOwned: true,
+      importable: false,
+      onDelete: 'setNull',
+    },
+    version: { type: 'integer', label: 'Version', required: true, serverOwned: true, importable: false },
+  };
+}
+
+/** All fields of an entity: system fields first, then the described ones. */
+export function allFields(entity: EntityDescription): Record<string, FieldDescription> {
+  return { ...systemFields(entity.kind), ...entity.fields };
+}
+
+/** True when clients may write the field. */
+export function isWritable(field: FieldDescription): boolean {
+  return !field.generated && !field.serverOwned;
+}
+
+/** The relation name a reference field stands for: `hqCountryId` → `hqCountry`. */
+export function referenceRelationName(fieldName: string): string {
+  return fieldName.endsWith('Id') ? fieldName.slice(0, -2) : fieldName;
+}
+
+export function defineEntity<const E extends EntityDescription>(entity: E): E {
+  return entity;
+}

@@ -1,0 +1,36 @@
+import { defineEntity } from './entity.ts';
+
+const amount = (label: string) =>
+  ({ type: 'amount', label, currencyField: 'currency', min: 0, filterable: true, sortable: true }) as const;
+const ratio = (label: string, expression: string) =>
+  ({ type: 'decimal', label, generated: expression, filterable: true, sortable: true, importable: false }) as const;
+
+export const fundPerformances = defineEntity({
+  name: 'fundPerformances',
+  table: 'fund_performances',
+  kind: 'record',
+  label: 'Fund performance',
+  labelPlural: 'Fund performance',
+  display: 'asOfDate',
+  fields: {
+    fundId: { type: 'reference', to: 'funds', label: 'Fund', required: true, filterable: true, onDelete: 'cascade' },
+    asOfDate: { type: 'date', label: 'As of', required: true, filterable: true, sortable: true },
+    currency: { type: 'currency', label: 'Currency', required: true, filterable: true },
+    committed: amount('Committed'),
+    paidIn: amount('Paid-in'),
+    distributed: amount('Distributed'),
+    nav: amount('NAV'),
+    netIrr: { type: 'percent', label: 'Net IRR %', min: -100, max: 10_000, filterable: true, sortable: true },
+    grossIrr: { type: 'percent', label: 'Gross IRR %', min: -100, max: 10_000, filterable: true, sortable: true },
+    grossMoic: { type: 'decimal', label: 'Gross MOIC', min: 0, max: 1000, filterable: true, sortable: true },
+    notes: { type: 'longText', label: 'Notes' },
+    dpi: ratio('DPI', 'round(distributed / nullif(paid_in, 0), 4)'),
+    rvpi: ratio('RVPI', 'round(nav / nullif(paid_in, 0), 4)'),
+    tvpi: ratio('TVPI', 'round((coalesce(distributed, 0) + coalesce(nav, 0)) / nullif(paid_in, 0), 4)'),
+  },
+  list: {
+    defaultShows: ['fundId', 'asOfDate', 'paidIn', 'distributed', 'nav', 'netIrr', 'dpi', 'tvpi'],
+    defaultSort: '-asOfDate',
+  },
+  uniques: [['fundId', 'asOfDate']],
+});
