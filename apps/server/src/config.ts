@@ -1,9 +1,10 @@
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 
 const envSchema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
-  DATABASE_URL: z.string().url().optional(),
+  DATABASE_URL: z.url().optional(),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -12,7 +13,11 @@ const envSchema = z.object({
     .int()
     .positive()
     .default(25 * 1024 * 1024),
+  WEB_DIR: z.string().min(1).optional(),
 });
+
+/** The web app's build, beside this package in the workspace. */
+const defaultWebDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
 
 export interface Config {
   dataDir: string;
@@ -24,8 +29,8 @@ export interface Config {
   maxUploadBytes: number;
   /** The largest JSON body accepted (413 above). */
   maxBodyBytes: number;
-  /** Where the built web app is, when it is served. */
-  webDir?: string;
+  /** Where the built web app is; served when it exists. */
+  webDir: string;
 }
 
 /** Reads the configuration from the environment; a bad value stops the start with its name. */
@@ -44,5 +49,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     maxUploadBytes: e.MAX_UPLOAD_BYTES,
     maxBodyBytes: 1024 * 1024,
+    webDir: path.resolve(e.WEB_DIR ?? defaultWebDir),
   };
 }

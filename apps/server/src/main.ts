@@ -1,12 +1,10 @@
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { configFromEnv } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { buildApp } from './http/app.ts';
 import { seedDemoIfEmpty } from './seed/demo.ts';
 
 const config = configFromEnv();
-config.webDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
 
 const database = await openDatabase({ url: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite') });
 const app = await buildApp({ config, database });

@@ -84,7 +84,7 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
   registerCrudRoutes(app, database, config.dataDir);
   await registerFileRoutes(app, database, config);
 
-  const webDir = config.webDir && existsSync(path.join(config.webDir, 'index.html')) ? config.webDir : undefined;
+  const webDir = existsSync(path.join(config.webDir, 'index.html')) ? config.webDir : undefined;
   if (webDir) await app.register(fastifyStatic, { root: webDir, wildcard: false });
   app.setNotFoundHandler((request, reply) => {
     // The web app routes in the browser: any other page gets its index.html.
