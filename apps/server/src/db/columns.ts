@@ -28,7 +28,7 @@ interface ChainableBuilder extends PgColumnBuilderBase {
   notNull(): ChainableBuilder;
   unique(): ChainableBuilder;
   generatedAlwaysAs(expression: SQL): ChainableBuilder;
-  references(ref: () => AnyPgColumn, actions: { onDelete: 'cascade' | 'set null' }): ChainableBuilder;
+  references(ref: () => AnyPgColumn, actions: { onDelete: 'cascade' | 'set null' | 'restrict' }): ChainableBuilder;
 }
 
 /** Resolves the column a foreign key points at (tables are built lazily). */
@@ -85,7 +85,8 @@ export function columnBuilders(
   if (field.unique) builder = builder.unique();
   if (field.generated) builder = builder.generatedAlwaysAs(sql.raw(field.generated));
   const target = foreignKey(field);
-  if (target) builder = builder.references(target, { onDelete: field.onDelete === 'cascade' ? 'cascade' : 'set null' });
+  const onDelete = { cascade: 'cascade', setNull: 'set null', restrict: 'restrict' } as const;
+  if (target) builder = builder.references(target, { onDelete: onDelete[field.onDelete ?? 'setNull'] });
   const columns: Record<string, PgColumnBuilderBase> = { [name]: builder };
   if (field.type === 'money') {
     const currencyTarget = foreignKey({ type: 'currency', label: '' });

@@ -91,7 +91,9 @@ export function tableOf(resource: string): EntityTable {
 }
 
 // drizzle-kit finds tables among a module's named exports.
+export { sessions, userCredentials, userTokens } from './auth-schema.ts';
 export const {
+  roles,
   users,
   currencies,
   countries,
@@ -111,4 +113,6 @@ export const {
   dealInvestors,
   notes,
   files,
+  auditEvents,
+  outbox,
 } = tables;

@@ -1,4 +1,5 @@
 import type { FieldDescription } from '../fields/field-types.ts';
+import type { Permission } from '../permissions.ts';
 
 /**
  * - record: a business record (id, createdAt, updatedAt, createdBy, updatedBy, version).
@@ -52,11 +53,18 @@ export interface EntityDescription {
   attachedTo?: { entityField: string; idField: string };
   /** Rows own bytes stored under DATA_DIR/files/<id>, removed with the row. */
   storesBytes?: boolean;
+  /**
+   * The permission each action needs, where it is not `<name>:<action>`;
+   * null means any signed-in user. Link collections need the permissions of
+   * both linked entities; reference data is readable by every signed-in user.
+   */
+  access?: Partial<Record<AccessAction, Permission | null>>;
   /** Which generic operations the API offers (default: all for records and links, read for reference data). */
   operations?: ReadonlyArray<'list' | 'get' | 'create' | 'update' | 'delete'>;
 }
 
 export type Operation = NonNullable<EntityDescription['operations']>[number];
+export type AccessAction = 'read' | 'create' | 'update' | 'delete';
 
 export function operationsOf(entity: EntityDescription): ReadonlyArray<Operation> {
   if (entity.operations) return entity.operations;

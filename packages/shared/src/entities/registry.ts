@@ -1,3 +1,4 @@
+import { auditEvents } from './audit-events.ts';
 import { companies } from './companies.ts';
 import { contacts } from './contacts.ts';
 import { countries } from './countries.ts';
@@ -18,11 +19,14 @@ import {
   dealInvestors,
 } from './links.ts';
 import { notes } from './notes.ts';
+import { outbox } from './outbox.ts';
+import { roles } from './roles.ts';
 import { states } from './states.ts';
 import { users } from './users.ts';
 
 /** Every entity, in an order where a referenced entity comes before those that reference it. */
 export const entityList: readonly EntityDescription[] = [
+  roles,
   users,
   currencies,
   countries,
@@ -42,6 +46,8 @@ export const entityList: readonly EntityDescription[] = [
   dealInvestors,
   notes,
   files,
+  auditEvents,
+  outbox,
 ];
 
 export const entities: Readonly<Record<string, EntityDescription>> = Object.fromEntries(

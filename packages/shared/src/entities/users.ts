@@ -1,5 +1,9 @@
 import { defineEntity } from './entity.ts';
 
+/** invited: mailed a link; pending: asked for access; deleted: kept so that their records still name them. */
+export const userStatuses = ['invited', 'pending', 'active', 'disabled', 'rejected', 'deleted'] as const;
+export type UserStatus = (typeof userStatuses)[number];
+
 const personName = (label: string) =>
   ({ type: 'text', label, searchable: true, sortable: true, filterable: true, maxLength: 150 }) as const;
 
@@ -10,6 +14,9 @@ export const users = defineEntity({
   label: 'User',
   labelPlural: 'Users',
   display: 'fullName',
+  // Created by invitation or access request, changed through the users routes.
+  operations: ['list', 'get'],
+  access: { read: null, create: 'users:manage', update: 'users:manage', delete: 'users:manage' },
   fields: {
     email: {
       type: 'email',
@@ -35,13 +42,14 @@ export const users = defineEntity({
     status: {
       type: 'select',
       label: 'Status',
-      options: ['invited', 'pending', 'active', 'disabled', 'rejected'],
+      options: userStatuses,
       required: true,
       filterable: true,
       sortable: true,
     },
+    roleId: { type: 'reference', to: 'roles', label: 'Role', filterable: true, onDelete: 'restrict' },
     lastSignInAt: { type: 'datetime', label: 'Last sign-in', sortable: true, filterable: true, serverOwned: true },
   },
-  list: { defaultShows: ['fullName', 'email', 'status', 'lastSignInAt'], defaultSort: 'fullName' },
+  list: { defaultShows: ['fullName', 'email', 'roleId', 'status', 'lastSignInAt'], defaultSort: 'fullName' },
   dedupKeys: ['email'],
 });

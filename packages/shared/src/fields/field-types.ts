@@ -72,7 +72,7 @@ export interface FieldDescription {
   /** reference target resource. */
   to?: string;
   /** what happens to this row when the referenced row is deleted. */
-  onDelete?: 'cascade' | 'setNull';
+  onDelete?: 'cascade' | 'setNull' | 'restrict';
   /** amount: the sibling currency field giving this amount's currency. */
   currencyField?: string;
   min?: number;

@@ -1,0 +1,51 @@
+import { defineEntity } from './entity.ts';
+
+export const auditEventTypes = [
+  'signIn',
+  'signInFailed',
+  'signOut',
+  'passwordChanged',
+  'passwordResetRequested',
+  'passwordReset',
+  'invitationSent',
+  'invitationAccepted',
+  'accessRequested',
+  'accessApproved',
+  'accessRejected',
+  'userUpdated',
+  'roleChanged',
+  'userDisabled',
+  'userEnabled',
+  'userDeleted',
+  'roleCreated',
+  'roleUpdated',
+  'roleDeleted',
+] as const;
+export type AuditEventType = (typeof auditEventTypes)[number];
+
+/** Security events, listed to administrators. Written by the server only. */
+export const auditEvents = defineEntity({
+  name: 'auditEvents',
+  table: 'audit_events',
+  kind: 'reference',
+  label: 'Audit event',
+  labelPlural: 'Audit events',
+  display: 'type',
+  access: { read: 'users:manage' },
+  fields: {
+    type: {
+      type: 'select',
+      label: 'Event',
+      options: auditEventTypes,
+      required: true,
+      filterable: true,
+      sortable: true,
+    },
+    actorId: { type: 'reference', to: 'users', label: 'Actor', filterable: true, onDelete: 'setNull' },
+    targetUserId: { type: 'reference', to: 'users', label: 'Target user', filterable: true, onDelete: 'setNull' },
+    targetEmail: { type: 'email', label: 'Target email', filterable: true, searchable: true },
+    ip: { type: 'text', label: 'Address', filterable: true, maxLength: 100 },
+    details: { type: 'text', label: 'Details', maxLength: 1000 },
+  },
+  list: { defaultShows: ['createdAt', 'type', 'actorId', 'targetUserId', 'ip'], defaultSort: '-createdAt' },
+});

@@ -1,0 +1,28 @@
+import { allPermissions } from '../permissions.ts';
+import { defineEntity } from './entity.ts';
+
+export const roles = defineEntity({
+  name: 'roles',
+  table: 'roles',
+  kind: 'record',
+  label: 'Role',
+  labelPlural: 'Roles',
+  display: 'name',
+  access: { read: null, create: 'roles:manage', update: 'roles:manage', delete: 'roles:manage' },
+  fields: {
+    name: {
+      type: 'text',
+      label: 'Name',
+      required: true,
+      unique: true,
+      searchable: true,
+      sortable: true,
+      filterable: true,
+      maxLength: 100,
+    },
+    description: { type: 'longText', label: 'Description', maxLength: 2000 },
+    permissions: { type: 'multiSelect', label: 'Permissions', options: allPermissions, filterable: true },
+    builtIn: { type: 'boolean', label: 'Built in', serverOwned: true, filterable: true, sortable: true },
+  },
+  list: { defaultShows: ['name', 'description', 'builtIn'], defaultSort: 'name' },
+});
