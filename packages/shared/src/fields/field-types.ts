@@ -183,6 +183,16 @@ export function valueSchema(field: FieldDescription): z.ZodType {
   }
 }
 
+/** A number written as text; blank text is refused rather than read as 0. */
+function numberText(message: string, refine: (n: z.ZodNumber) => z.ZodNumber): z.ZodType {
+  return z
+    .string({ error: message })
+    .trim()
+    .min(1, message)
+    .transform(Number)
+    .pipe(refine(z.number({ error: message })));
+}
+
 /**
  * How one filter value written in a query string (always text) is read for a
  * field. Money and amount filter on the amount.
@@ -192,12 +202,12 @@ export function filterValueSchema(field: FieldDescription): z.ZodType {
     case 'integer':
     case 'year':
     case 'reference':
-      return z.coerce.number({ error: 'Expected a whole number' }).int();
+      return numberText('Expected a whole number', (n) => n.int());
     case 'decimal':
     case 'percent':
     case 'amount':
     case 'money':
-      return z.coerce.number({ error: 'Expected a number' }).finite();
+      return numberText('Expected a number', (n) => n.finite());
     case 'boolean':
       return z.enum(['true', 'false'], { error: 'Expected true or false' }).transform((v) => v === 'true');
     case 'date':

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { companies } from '../entities/companies.ts';
 import { countries } from '../entities/countries.ts';
+import type { EntityDescription } from '../entities/entity.ts';
 import { funds } from '../entities/funds.ts';
 import { notes } from '../entities/notes.ts';
 import {
@@ -109,7 +110,7 @@ describe('parseSort', () => {
 });
 
 describe('parseCondition', () => {
-  const parse = (field: string, op: string, raw: unknown, entity = companies) => {
+  const parse = (field: string, op: string, raw: unknown, entity: EntityDescription = companies) => {
     const errors: FieldErrors = {};
     const condition = parseCondition(entity, field, op, raw, 'key', errors);
     return { condition, error: errors.key };

@@ -119,16 +119,17 @@ function parseFieldList(entity: EntityDescription, text: string, key: string, er
 
 function parseJoin(entity: EntityDescription, text: string, errors: FieldErrors): JoinSpec[] {
   const specs: JoinSpec[] = [];
+  const problems: string[] = [];
   for (const part of splitTopLevel(text)) {
     const m = /^([A-Za-z][A-Za-z0-9]*)(?:\(([^()]*)\))?$/.exec(part);
     if (!m) {
-      errors.join = `Expected relation(field,field), got ${part.slice(0, 100)}`;
+      problems.push(`Expected relation(field,field), got ${part.slice(0, 100)}`);
       continue;
     }
     const relation = m[1] as string;
     const found = relationTarget(entity, relation);
     if (!found) {
-      errors.join = `Unknown relation ${relation}`;
+      problems.push(`Unknown relation ${relation.slice(0, 100)}`);
       continue;
     }
     const fields =
@@ -137,11 +138,13 @@ function parseJoin(entity: EntityDescription, text: string, errors: FieldErrors)
         : parseFieldList(found.target, m[2], `join[${relation}]`, errors);
     specs.push({ relation, target: found.target.name, fields });
   }
+  if (problems.length > 0) errors.join = problems.join('; ');
   return specs;
 }
 
 export function parseSort(entity: EntityDescription, text: string | undefined, errors: FieldErrors): SortKey[] {
   const keys: SortKey[] = [];
+  const problems: string[] = [];
   const spec = text?.trim() ? text : entity.list.defaultSort;
   for (const raw of spec.split(',')) {
     const part = raw.trim();
@@ -149,10 +152,11 @@ export function parseSort(entity: EntityDescription, text: string | undefined, e
     const dir = part.startsWith('-') ? 'desc' : 'asc';
     const field = part.replace(/^[-+]/, '');
     const description = knownField(entity, field);
-    if (!description) errors.sort = `Unknown field ${field}`;
-    else if (!description.sortable) errors.sort = `Field ${field} cannot be sorted`;
+    if (!description) problems.push(`Unknown field ${field.slice(0, 100)}`);
+    else if (!description.sortable) problems.push(`Field ${field} cannot be sorted`);
     else if (!keys.some((k) => k.field === field)) keys.push({ field, dir });
   }
+  if (problems.length > 0) errors.sort = problems.join('; ');
   const idIndex = keys.findIndex((k) => k.field === 'id');
   if (idIndex >= 0) return keys.slice(0, idIndex + 1);
   keys.push({ field: 'id', dir: keys.at(-1)?.dir ?? 'asc' });
