@@ -14,6 +14,15 @@ const envSchema = z.object({
     .positive()
     .default(25 * 1024 * 1024),
   WEB_DIR: z.string().min(1).optional(),
+  PUBLIC_URL: z.url().optional(),
+  SMTP_URL: z.url().optional(),
+  MAIL_FROM: z.string().min(3).default('Data Platform <no-reply@localhost>'),
+  ADMIN_EMAIL: z.email().optional(),
+  ADMIN_PASSWORD: z.string().min(12).max(256).optional(),
+  SESSION_IDLE_MINUTES: z.coerce.number().int().positive().default(30),
+  SESSION_MAX_HOURS: z.coerce.number().int().positive().default(12),
+  INVITATION_DAYS: z.coerce.number().int().positive().default(7),
+  PASSWORD_RESET_MINUTES: z.coerce.number().int().positive().default(60),
 });
 
 /** The web app's build, beside this package in the workspace. */
@@ -31,6 +40,17 @@ export interface Config {
   maxBodyBytes: number;
   /** Where the built web app is; served when it exists. */
   webDir: string;
+  /** The address users reach the app at, for links in mails. */
+  publicUrl: string;
+  smtpUrl?: string;
+  mailFrom: string;
+  /** The first administrator, created on the first start of an empty database. */
+  adminEmail?: string;
+  adminPassword?: string;
+  sessionIdleMs: number;
+  sessionMaxMs: number;
+  invitationTtlMs: number;
+  passwordResetTtlMs: number;
 }
 
 /** Reads the configuration from the environment; a bad value stops the start with its name. */
@@ -50,5 +70,14 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     maxUploadBytes: e.MAX_UPLOAD_BYTES,
     maxBodyBytes: 1024 * 1024,
     webDir: path.resolve(e.WEB_DIR ?? defaultWebDir),
+    publicUrl: (e.PUBLIC_URL ?? `http://${e.HOST}:${e.PORT}`).replace(/\/+$/, ''),
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    adminEmail: e.ADMIN_EMAIL?.toLowerCase(),
+    adminPassword: e.ADMIN_PASSWORD,
+    sessionIdleMs: e.SESSION_IDLE_MINUTES * 60_000,
+    sessionMaxMs: e.SESSION_MAX_HOURS * 3_600_000,
+    invitationTtlMs: e.INVITATION_DAYS * 86_400_000,
+    passwordResetTtlMs: e.PASSWORD_RESET_MINUTES * 60_000,
   };
 }

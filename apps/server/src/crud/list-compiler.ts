@@ -276,8 +276,20 @@ export function orderKeyCount(entity: EntityDescription, query: ListQuery): numb
   return orderKeys(entity, query).length;
 }
 
-/** One row by id, with selection and joins. */
-export function getSql(entity: EntityDescription, id: number, query: Pick<ListQuery, 'select' | 'join'>): SQL {
+/** One row by id, with selection and joins, if it is within the scope. */
+export function getSql(
+  entity: EntityDescription,
+  id: number,
+  query: Pick<ListQuery, 'select' | 'join'>,
+  scope?: ListScope,
+): SQL {
   return sql`select ${selectionSql(entity, query)}::text as row from ${sql.identifier(entity.table)} ${sql.identifier(ROOT)}
-    where ${column(ROOT, 'id')} = ${id}`;
+    where ${column(ROOT, 'id')} = ${id} and ${scope ? scope.where : sql`true`}`;
+}
+
+/** Rows attached to records of the given types only (notes and files of what the actor may read). */
+export function attachmentScope(entity: EntityDescription, recordTypes: string[]): ListScope | undefined {
+  if (!entity.attachedTo) return undefined;
+  const field = column(ROOT, columnName(entity.attachedTo.entityField));
+  return { where: sql`${field} = any(${pgArrayLiteral(recordTypes)}::text[])` };
 }

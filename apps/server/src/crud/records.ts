@@ -1,13 +1,15 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
+import { requiredPermissions } from '@data-platform/shared/entities/access';
 import { allFields, type EntityDescription, isWritable } from '@data-platform/shared/entities/entity';
 import { entityList, findEntity } from '@data-platform/shared/entities/registry';
 import type { ListQuery } from '@data-platform/shared/query/list-query';
 import { type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
+import { type Actor, missingPermissions } from '../auth/actor.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { columnName } from '../db/columns.ts';
-import { AppError, invalid, notFound } from '../http/errors.ts';
+import { AppError, forbidden, invalid, notFound } from '../http/errors.ts';
 import {
   cappedCountSql,
   estimateSql,
@@ -19,11 +21,6 @@ import {
   selectionSql,
 } from './list-compiler.ts';
 import { column, writeColumns } from './sql-fragments.ts';
-
-/** Who is acting; recorded in createdById / updatedById. */
-export interface Actor {
-  userId: number | null;
-}
 
 /** Lists count exactly up to this many rows; above it they answer the planner's estimate. */
 export const EXACT_COUNT_CAP = 10_000;
@@ -96,26 +93,30 @@ export async function getRecord(
   entity: EntityDescription,
   id: number,
   query: Pick<ListQuery, 'select' | 'join'>,
+  scope?: ListScope,
   executor?: Executor,
 ): Promise<string> {
-  const [found] = await database.rows<{ row: string }>(getSql(entity, id, query), executor);
+  const [found] = await database.rows<{ row: string }>(getSql(entity, id, query, scope), executor);
   if (!found) throw notFound(`${entity.label} ${id}`);
   return found.row;
 }
 
 const allSelection = { join: [] };
 
-/** Checks that a row attached to a record (note, file) names a record that exists, and locks it. */
+/** Checks that a row attached to a record (note, file) names a record that exists and the actor may read, and locks it. */
 async function checkAttachmentTarget(
   database: Database,
   entity: EntityDescription,
   values: Record<string, unknown>,
+  actor: Actor,
   executor: Executor,
 ) {
   if (!entity.attachedTo) return;
   const { entityField, idField } = entity.attachedTo;
   const target = findEntity(String(values[entityField]));
   if (!target) throw invalid({ [entityField]: 'Unknown record type' });
+  const missing = missingPermissions(actor, requiredPermissions(target, 'read'));
+  if (missing.length > 0) throw forbidden(missing);
   const found = await database.rows(
     sql`select 1 from ${sql.identifier(target.table)} where id = ${values[idField] as number} for key share`,
     executor,
@@ -148,7 +149,7 @@ export async function createRecord(
     assignments.push(['created_by_id', sql`${actor.userId}`], ['updated_by_id', sql`${actor.userId}`]);
   }
   const insert = async (tx: Executor) => {
-    await checkAttachmentTarget(database, entity, values, tx);
+    await checkAttachmentTarget(database, entity, values, actor, tx);
     const [row] = await database.rows<{ row: string }>(
       sql`insert into ${sql.identifier(entity.table)} as t (${sql.join(
         assignments.map(([c]) => sql.identifier(c)),
@@ -176,6 +177,7 @@ export async function updateRecord(
   version: number,
   values: Record<string, unknown>,
   actor: Actor,
+  executor?: Executor,
 ): Promise<string> {
   const fields = allFields(entity);
   const assignments: [string, SQL][] = [];
@@ -196,10 +198,12 @@ export async function updateRecord(
       sql`, `,
     )} where t.id = ${id} and t.version = ${version}
     returning ${selectionSql(entity, allSelection)}::text as row`,
+    executor,
   );
   if (row) return row.row;
   const [current] = await database.rows<{ version: number }>(
     sql`select version from ${sql.identifier(entity.table)} where id = ${id}`,
+    executor,
   );
   if (!current) throw notFound(`${entity.label} ${id}`);
   throw new AppError(

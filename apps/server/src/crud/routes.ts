@@ -1,3 +1,4 @@
+import { requiredPermissions } from '@data-platform/shared/entities/access';
 import { type EntityDescription, type Operation, operationsOf } from '@data-platform/shared/entities/entity';
 import { createSchema, recordSchema, updateSchema } from '@data-platform/shared/entities/record-schema';
 import { entityList, findEntity } from '@data-platform/shared/entities/registry';
@@ -11,25 +12,16 @@ import {
   parseListBody,
   parseListQueryString,
 } from '@data-platform/shared/query/list-query';
+import { sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { type Actor, missingPermissions } from '../auth/actor.ts';
 import type { Database } from '../db/client.ts';
+import { assertCanRead, type RouteAccess } from '../http/auth.ts';
 import { AppError, errorBodySchema, notFound } from '../http/errors.ts';
-import { relationScope } from './list-compiler.ts';
+import { attachmentScope, type ListScope, relationScope } from './list-compiler.ts';
 import { createRecord, deleteRecord, getRecord, type ListPage, listRecords, updateRecord } from './records.ts';
-
-/** What each route does, read by the auth and permission step that runs before handlers. */
-export interface RouteAccess {
-  resource: string;
-  action: 'read' | 'create' | 'update' | 'delete';
-}
-
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    access?: RouteAccess;
-  }
-}
 
 export const idParamsSchema = z.object({
   id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER),
@@ -87,7 +79,29 @@ export function versionFromIfMatch(header: string | undefined, required: boolean
   return Number(m[1]);
 }
 
-const errorResponses = { 400: errorBodySchema, 404: errorBodySchema };
+const errorResponses = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
+
+/** Joins embed only what the actor may read. */
+function assertJoinsReadable(actor: Actor, query: Pick<ListQuery, 'join'>) {
+  for (const join of query.join) assertCanRead(actor, join.target);
+}
+
+/** Rows attached to records (notes, files) are listed only for record types the actor may read. */
+export function readableScope(entity: EntityDescription, actor: Actor): ListScope | undefined {
+  if (!entity.attachedTo) return undefined;
+  const field = entity.fields[entity.attachedTo.entityField];
+  const readable = (field?.options ?? []).filter((name) => {
+    const target = findEntity(name);
+    return target !== undefined && missingPermissions(actor, requiredPermissions(target, 'read')).length === 0;
+  });
+  return attachmentScope(entity, readable);
+}
+
+/** Both scopes must hold. */
+function bothScopes(a: ListScope | undefined, b: ListScope | undefined): ListScope | undefined {
+  if (!a || !b) return a ?? b;
+  return { where: sql`(${a.where}) and (${b.where})`, extra: [...(a.extra ?? []), ...(b.extra ?? [])] };
+}
 
 function registerEntityRoutes(app: FastifyInstance, database: Database, entity: EntityDescription, dataDir: string) {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -95,6 +109,10 @@ function registerEntityRoutes(app: FastifyInstance, database: Database, entity: 
   const ops = new Set<Operation>(operationsOf(entity));
   const tags = [entity.labelPlural];
   const access = (action: RouteAccess['action']) => ({ access: { resource: entity.name, action } });
+  const list = async (actor: Actor, query: ListQuery, reply: FastifyReply) => {
+    assertJoinsReadable(actor, query);
+    return sendPage(reply, query, await listRecords(database, entity, query, readableScope(entity, actor)));
+  };
 
   if (ops.has('list')) {
     api.get(base, {
@@ -107,8 +125,7 @@ function registerEntityRoutes(app: FastifyInstance, database: Database, entity: 
         response: { 200: listResponseSchema(entity), ...errorResponses },
       },
       handler: async (request, reply) => {
-        const query = parseListQueryString(entity, request.query as Record<string, unknown>);
-        return sendPage(reply, query, await listRecords(database, entity, query));
+        return list(request.actor, parseListQueryString(entity, request.query as Record<string, unknown>), reply);
       },
     });
     api.post(`${base}/query`, {
@@ -121,8 +138,7 @@ function registerEntityRoutes(app: FastifyInstance, database: Database, entity: 
         response: { 200: listResponseSchema(entity), ...errorResponses },
       },
       handler: async (request, reply) => {
-        const query = parseListBody(entity, request.body);
-        return sendPage(reply, query, await listRecords(database, entity, query));
+        return list(request.actor, parseListBody(entity, request.body), reply);
       },
     });
     for (const [relation, description] of Object.entries(entity.relations ?? {})) {
@@ -133,7 +149,12 @@ function registerEntityRoutes(app: FastifyInstance, database: Database, entity: 
       );
       if (!target) continue;
       api.get(`${base}/:id/${relation}`, {
-        config: { access: { resource: target.name, action: 'read' } },
+        config: {
+          access: [
+            { resource: entity.name, action: 'read' },
+            { resource: target.name, action: 'read' },
+          ],
+        },
         schema: {
           tags,
           summary: `List the ${target.labelPlural.toLowerCase()} of a ${entity.label.toLowerCase()}`,
@@ -145,9 +166,16 @@ function registerEntityRoutes(app: FastifyInstance, database: Database, entity: 
         handler: async (request, reply) => {
           await getRecord(database, entity, request.params.id, { select: ['id'], join: [] });
           const query = parseListQueryString(target, request.query as Record<string, unknown>);
+          assertJoinsReadable(request.actor, query);
           const scope = relationScope(entity, relation, request.params.id);
           if (!scope) throw notFound(`Relation ${relation}`);
-          return sendPage(reply, query, await listRecords(database, target, query, scope));
+          const page = await listRecords(
+            database,
+            target,
+            query,
+            bothScopes(scope, readableScope(target, request.actor)),
+          );
+          return sendPage(reply, query, page);
         },
       });
     }
@@ -165,7 +193,9 @@ function registerEntityRoutes(app: FastifyInstance, database: Database, entity: 
       },
       handler: async (request, reply) => {
         const query = parseGetQuery(entity, request.query);
-        return sendRecord(reply, await getRecord(database, entity, request.params.id, query));
+        assertJoinsReadable(request.actor, query);
+        const row = await getRecord(database, entity, request.params.id, query, readableScope(entity, request.actor));
+        return sendRecord(reply, row);
       },
     });
   }

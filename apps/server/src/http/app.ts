@@ -12,19 +12,16 @@ import {
 } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from '../config.ts';
-import type { Actor } from '../crud/records.ts';
 import { registerCrudRoutes } from '../crud/routes.ts';
 import type { Database } from '../db/client.ts';
 import { mapDatabaseError } from '../db/errors.ts';
+import { createMailer } from '../mail/mailer.ts';
+import { registerAuthRoutes } from '../routes/auth.ts';
 import { registerFileRoutes } from '../routes/files.ts';
+import { registerRoleRoutes } from '../routes/roles.ts';
+import { registerUserRoutes } from '../routes/users.ts';
+import { installAuth } from './auth.ts';
 import { AppError, installErrorHandler } from './errors.ts';
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** Who is acting. Set by the authentication step before any handler runs. */
-    actor: Actor;
-  }
-}
 
 export interface AppOptions {
   config: Config;
@@ -47,11 +44,7 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
   app.setSerializerCompiler(() => (data) => (typeof data === 'string' ? data : JSON.stringify(data)));
   installErrorHandler(app, mapDatabaseError);
 
-  app.decorateRequest('actor', null as unknown as Actor);
-  // The authentication step: every request starts as anonymous until accounts exist.
-  app.addHook('onRequest', async (request) => {
-    request.actor = { userId: null };
-  });
+  installAuth(app, database, config);
 
   await app.register(fastifySwagger, {
     openapi: {
@@ -59,8 +52,11 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
       info: {
         title: 'Data Platform API',
         version: '1',
-        description: 'Companies, funds, firms, contacts, deals, investors and their links, notes and files.',
+        description:
+          'Companies, funds, firms, contacts, deals, investors and their links, notes and files. Sign in with POST /api/v1/auth/login and send `Authorization: Bearer <accessToken>`.',
       },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
     },
     transform: jsonSchemaTransform,
     transformObject: jsonSchemaTransformObject,
@@ -68,7 +64,7 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
 
   const api = app.withTypeProvider<ZodTypeProvider>();
-  api.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  api.get('/api/openapi.json', { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
   api.get(
     '/api/health',
     {
@@ -81,8 +77,13 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
     async () => ({ status: 'ok' as const, database: database.kind }),
   );
 
+  const mailer = await createMailer(config, database, app.log);
+  app.addHook('onClose', async () => mailer.close());
   registerCrudRoutes(app, database, config.dataDir);
   await registerFileRoutes(app, database, config);
+  registerAuthRoutes(app, database, config, mailer);
+  registerUserRoutes(app, database, config, mailer);
+  registerRoleRoutes(app, database, config.dataDir);
 
   const webDir = existsSync(path.join(config.webDir, 'index.html')) ? config.webDir : undefined;
   if (webDir) await app.register(fastifyStatic, { root: webDir, wildcard: false });

@@ -31,6 +31,8 @@ export class AppError extends Error {
 }
 
 export const notFound = (what: string) => new AppError(404, 'not_found', `${what} was not found`);
+export const forbidden = (missing: readonly string[]) =>
+  new AppError(403, 'forbidden', `Your role does not allow this: it needs ${missing.join(', ')}`);
 export const invalid = (fields: Record<string, string>, message = 'Some fields are not valid') =>
   new AppError(400, 'validation_failed', message, fields);
 

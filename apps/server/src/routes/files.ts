@@ -13,7 +13,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from '../config.ts';
 import { createRecord, getRecord, storedFilePath } from '../crud/records.ts';
-import { idParamsSchema, sendRecord } from '../crud/routes.ts';
+import { idParamsSchema, readableScope, sendRecord } from '../crud/routes.ts';
 import type { Database } from '../db/client.ts';
 import { AppError, errorBodySchema } from '../http/errors.ts';
 
@@ -142,10 +142,13 @@ export async function registerFileRoutes(app: FastifyInstance, database: Databas
       response: { 200: z.any(), 404: errorBodySchema },
     },
     handler: async (request, reply) => {
-      const row = await getRecord(database, files, request.params.id, {
-        select: ['name', 'size', 'contentType', 'sha256'],
-        join: [],
-      });
+      const row = await getRecord(
+        database,
+        files,
+        request.params.id,
+        { select: ['name', 'size', 'contentType', 'sha256'], join: [] },
+        readableScope(files, request.actor),
+      );
       const file = JSON.parse(row) as { name: string; size: number; contentType: string; sha256: string };
       reply.headers({
         'content-type': file.contentType,

@@ -6,11 +6,19 @@ import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { configFromEnv } from '../config.ts';
 import { type Database, openDatabase } from '../db/client.ts';
+import { bootstrapAccounts } from '../domain/bootstrap.ts';
 import { buildApp } from '../http/app.ts';
+
+export const TEST_ADMIN_EMAIL = 'admin@test.example';
+export const TEST_ADMIN_PASSWORD = 'correct horse battery staple';
 
 export interface TestServer {
   /** e.g. http://127.0.0.1:39123 */
   url: string;
+  /** A bearer token of the first administrator (every permission). Every /api/v1 route but sign-in and friends needs one. */
+  token: string;
+  /** fetch against the server, as the administrator unless `init.headers.authorization` says otherwise. */
+  fetch(path: string, init?: RequestInit): Promise<Response>;
   app: FastifyInstance;
   database: Database;
   dataDir: string;
@@ -51,13 +59,34 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     ? await createScratchDatabase(process.env.TEST_DATABASE_URL)
     : undefined;
   const database = await openDatabase({ url: scratch?.url, poolSize: 4 });
-  const config = configFromEnv({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...env });
+  const config = configFromEnv({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    ADMIN_EMAIL: TEST_ADMIN_EMAIL,
+    ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
+    ...env,
+  });
+  await bootstrapAccounts(database, config);
   const app = await buildApp({ config, database, logger: false });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
+  const url = `http://127.0.0.1:${port}`;
+  const login = await fetch(`${url}/api/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: TEST_ADMIN_EMAIL, password: TEST_ADMIN_PASSWORD }),
+  });
+  if (!login.ok) throw new Error(`Test administrator cannot sign in: ${login.status} ${await login.text()}`);
+  const { accessToken: token } = (await login.json()) as { accessToken: string };
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
+    token,
+    fetch(path, init = {}) {
+      const headers = new Headers(init.headers);
+      if (!headers.has('authorization')) headers.set('authorization', `Bearer ${token}`);
+      return fetch(`${url}${path}`, { ...init, headers });
+    },
     app,
     database,
     dataDir,

@@ -8,6 +8,8 @@ export const roles = defineEntity({
   label: 'Role',
   labelPlural: 'Roles',
   display: 'name',
+  // Changed through the roles routes, which keep built-in roles as they are.
+  operations: ['list', 'get'],
   access: { read: null, create: 'roles:manage', update: 'roles:manage', delete: 'roles:manage' },
   fields: {
     name: {

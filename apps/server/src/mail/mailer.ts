@@ -1,0 +1,69 @@
+import enMail from '@data-platform/shared/i18n/locales/en/mail.json' with { type: 'json' };
+import frMail from '@data-platform/shared/i18n/locales/fr/mail.json' with { type: 'json' };
+import { sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import i18next, { type i18n } from 'i18next';
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { Config } from '../config.ts';
+import type { Database, Executor } from '../db/client.ts';
+
+export type MailTemplate = 'invitation' | 'passwordReset' | 'accessApproved' | 'accessRejected';
+export const mailLanguages = ['en', 'fr'] as const;
+
+export interface MailMessage {
+  to: string;
+  template: MailTemplate;
+  values: Record<string, string | number>;
+  language?: string;
+}
+
+export interface Mailer {
+  /**
+   * Renders a template in the recipient's language and delivers it. Inside a
+   * transaction pass it, so that a failed delivery undoes what the mail announces.
+   */
+  send(message: MailMessage, executor?: Executor): Promise<void>;
+  close(): void;
+}
+
+async function createTranslator(): Promise<i18n> {
+  const instance = i18next.createInstance();
+  await instance.init({
+    lng: 'en',
+    fallbackLng: 'en',
+    supportedLngs: [...mailLanguages],
+    ns: ['mail'],
+    defaultNS: 'mail',
+    resources: { en: { mail: enMail }, fr: { mail: frMail } },
+    interpolation: { escapeValue: false },
+    initAsync: false,
+  });
+  return instance;
+}
+
+/**
+ * Sends through SMTP when SMTP_URL is set. Without it, mails are kept in the
+ * outbox table (listed to administrators) and written to the log, so that a
+ * fresh install works with nothing else running.
+ */
+export async function createMailer(config: Config, database: Database, log: FastifyBaseLogger): Promise<Mailer> {
+  const translator = await createTranslator();
+  const transport: Transporter | undefined = config.smtpUrl ? nodemailer.createTransport(config.smtpUrl) : undefined;
+  return {
+    async send({ to, template, values, language }, executor) {
+      const t = translator.getFixedT(language ?? 'en');
+      const subject = t(`${template}.subject`, values);
+      const text = `${t(`${template}.text`, values)}\n\n${t('signature')}\n`;
+      if (transport) {
+        await transport.sendMail({ from: config.mailFrom, to, subject, text });
+        log.info({ to, subject }, 'mail sent');
+        return;
+      }
+      await database.rows(sql`insert into outbox ("to", subject, text) values (${to}, ${subject}, ${text})`, executor);
+      log.info({ to, subject, text }, 'mail kept in the outbox (no SMTP_URL)');
+    },
+    close() {
+      transport?.close();
+    },
+  };
+}

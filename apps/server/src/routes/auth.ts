@@ -1,0 +1,319 @@
+import { emailSchema, passwordSchema } from '@data-platform/shared/auth/password-policy';
+import { users } from '@data-platform/shared/entities/users';
+import { parseGetQuery } from '@data-platform/shared/query/list-query';
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { recordAudit } from '../auth/audit.ts';
+import { hashPassword, isCommonPassword, verifyNothing, verifyPassword } from '../auth/passwords.ts';
+import { createSession, revokeSession, revokeUserSessions } from '../auth/sessions.ts';
+import { SlidingWindowLimiter } from '../auth/throttle.ts';
+import { consumeUserToken, issueUserToken } from '../auth/user-tokens.ts';
+import type { Config } from '../config.ts';
+import { getRecord } from '../crud/records.ts';
+import type { Database, Executor } from '../db/client.ts';
+import { AppError, errorBodySchema, invalid } from '../http/errors.ts';
+import type { Mailer } from '../mail/mailer.ts';
+
+const meJoin = parseGetQuery(users, { join: 'role(name,permissions)' });
+
+/** The signed-in user as the client sees it: the user, its role and the role's permissions. */
+export async function currentUser(database: Database, userId: number, executor?: Executor): Promise<unknown> {
+  return JSON.parse(await getRecord(database, users, userId, meJoin, undefined, executor));
+}
+
+/** Refuses passwords on the common list, naming the field. */
+export function assertAcceptablePassword(password: string, field = 'password'): void {
+  if (isCommonPassword(password)) {
+    throw invalid({ [field]: 'This password is too common; choose one that is harder to guess' });
+  }
+}
+
+export async function setPassword(database: Database, userId: number, password: string, executor?: Executor) {
+  const passwordHash = await hashPassword(password);
+  await database.rows(
+    sql`insert into user_credentials (user_id, password_hash) values (${userId}, ${passwordHash})
+      on conflict (user_id) do update set password_hash = excluded.password_hash, updated_at = now()`,
+    executor,
+  );
+}
+
+const tooMany = (retryAfter: number) =>
+  new AppError(429, 'too_many_requests', `Too many attempts; try again in ${retryAfter} seconds`, undefined, {
+    'retry-after': String(retryAfter),
+  });
+
+const sessionInfo = (request: FastifyRequest) => ({ ip: request.ip, userAgent: request.headers['user-agent'] });
+
+const signedIn = z.object({ accessToken: z.string(), user: z.record(z.string(), z.unknown()) });
+const accepted = z.object({ message: z.string() });
+
+/** Sign-in, sign-out, the current user, access requests, password reset and change, invitation acceptance. */
+export function registerAuthRoutes(app: FastifyInstance, database: Database, config: Config, mailer: Mailer): void {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['Authentication'];
+  const failuresByAccount = new SlidingWindowLimiter(5, 15 * 60_000);
+  const failuresByAddress = new SlidingWindowLimiter(30, 15 * 60_000);
+  const mailsByAddress = new SlidingWindowLimiter(10, 60 * 60_000);
+  const mailsByAccount = new SlidingWindowLimiter(3, 60 * 60_000);
+
+  const throttleMail = (request: FastifyRequest, email: string) => {
+    const wait = Math.max(mailsByAddress.retryAfter(request.ip), mailsByAccount.retryAfter(email));
+    if (wait > 0) throw tooMany(wait);
+    mailsByAddress.record(request.ip);
+    mailsByAccount.record(email);
+  };
+
+  api.post('/api/v1/auth/login', {
+    config: { public: true },
+    schema: {
+      tags,
+      summary: 'Sign in',
+      description:
+        'Answers `{ accessToken, user }`; send `Authorization: Bearer <accessToken>`. A wrong password and an unknown email get the same answer. Repeated failures answer 429 with Retry-After.',
+      body: z.strictObject({ email: emailSchema, password: z.string().min(1, 'Required').max(1000) }),
+      response: {
+        200: signedIn,
+        400: errorBodySchema,
+        401: errorBodySchema,
+        403: errorBodySchema,
+        429: errorBodySchema,
+      },
+    },
+    handler: async (request) => {
+      const { email, password } = request.body;
+      const wait = Math.max(failuresByAccount.retryAfter(email), failuresByAddress.retryAfter(request.ip));
+      if (wait > 0) throw tooMany(wait);
+      const [found] = await database.rows<{ id: number; status: string; password_hash: string }>(
+        sql`select u.id, u.status, c.password_hash from users u join user_credentials c on c.user_id = u.id
+          where u.email = ${email}`,
+      );
+      const valid = found ? await verifyPassword(found.password_hash, password) : await verifyNothing(password);
+      if (!found || !valid || found.status === 'deleted') {
+        failuresByAccount.record(email);
+        failuresByAddress.record(request.ip);
+        await recordAudit(database, {
+          type: 'signInFailed',
+          actorId: null,
+          ip: request.ip,
+          targetUserId: found ? Number(found.id) : null,
+          targetEmail: email,
+        });
+        throw new AppError(401, 'invalid_credentials', 'The email or the password is not right');
+      }
+      // Only someone who knows the password learns the account's state.
+      if (found.status === 'pending') {
+        throw new AppError(403, 'account_pending', 'Your access request is waiting for an administrator');
+      }
+      if (found.status === 'rejected') {
+        throw new AppError(403, 'account_rejected', 'Your access request was declined by an administrator');
+      }
+      if (found.status === 'disabled') {
+        throw new AppError(403, 'account_disabled', 'Your account is disabled; ask an administrator');
+      }
+      failuresByAccount.clear(email);
+      const userId = Number(found.id);
+      const accessToken = await createSession(database, config, userId, sessionInfo(request));
+      await recordAudit(database, { type: 'signIn', actorId: userId, ip: request.ip, targetUserId: userId });
+      return { accessToken, user: (await currentUser(database, userId)) as Record<string, unknown> };
+    },
+  });
+
+  api.post('/api/v1/auth/logout', {
+    schema: { tags, summary: 'Sign out (revokes the token)', response: { 204: z.null(), 401: errorBodySchema } },
+    handler: async (request, reply) => {
+      await revokeSession(database, request.actor.sessionId as number);
+      await recordAudit(database, { type: 'signOut', actorId: request.actor.userId, ip: request.ip });
+      return reply.code(204).send(null);
+    },
+  });
+
+  api.get('/api/v1/auth/me', {
+    schema: {
+      tags,
+      summary: 'The signed-in user with role and permissions',
+      response: { 200: z.record(z.string(), z.unknown()), 401: errorBodySchema },
+    },
+    handler: async (request) =>
+      (await currentUser(database, request.actor.userId as number)) as Record<string, unknown>,
+  });
+
+  api.post('/api/v1/auth/register', {
+    config: { public: true },
+    schema: {
+      tags,
+      summary: 'Ask for an account',
+      description:
+        'Creates a pending user that an administrator approves or rejects. The answer is the same whether or not the email is known.',
+      body: z.strictObject({
+        email: emailSchema,
+        firstName: z.string().trim().min(1, 'Required').max(150),
+        lastName: z.string().trim().min(1, 'Required').max(150),
+        password: passwordSchema,
+      }),
+      response: { 202: accepted, 400: errorBodySchema, 429: errorBodySchema },
+    },
+    handler: async (request, reply) => {
+      const { email, firstName, lastName, password } = request.body;
+      assertAcceptablePassword(password);
+      throttleMail(request, email);
+      await database.db.transaction(async (tx) => {
+        const [created] = await database.rows<{ id: number }>(
+          sql`insert into users (email, first_name, last_name, status) values (${email}, ${firstName}, ${lastName}, 'pending')
+            on conflict (email) do nothing returning id`,
+          tx,
+        );
+        if (!created) return;
+        await setPassword(database, Number(created.id), password, tx);
+        await recordAudit(
+          database,
+          {
+            type: 'accessRequested',
+            actorId: null,
+            ip: request.ip,
+            targetUserId: Number(created.id),
+            targetEmail: email,
+          },
+          tx,
+        );
+      });
+      return reply.code(202).send({ message: 'Thank you. An administrator will review your request.' });
+    },
+  });
+
+  api.post('/api/v1/auth/forgot-password', {
+    config: { public: true },
+    schema: {
+      tags,
+      summary: 'Mail a password reset link',
+      description: `Always answers the same. When the account exists and is active, a single-use link valid ${config.passwordResetTtlMs / 60_000} minutes is mailed.`,
+      body: z.strictObject({ email: emailSchema }),
+      response: { 202: accepted, 400: errorBodySchema, 429: errorBodySchema },
+    },
+    handler: async (request, reply) => {
+      const { email } = request.body;
+      throttleMail(request, email);
+      const [user] = await database.rows<{ id: number }>(
+        sql`select id from users where email = ${email} and status = 'active'`,
+      );
+      if (user) {
+        const token = await issueUserToken(database, Number(user.id), 'passwordReset', config.passwordResetTtlMs);
+        await mailer.send({
+          to: email,
+          template: 'passwordReset',
+          values: {
+            link: `${config.publicUrl}/reset-password?token=${token}`,
+            minutes: config.passwordResetTtlMs / 60_000,
+          },
+        });
+        await recordAudit(database, {
+          type: 'passwordResetRequested',
+          actorId: null,
+          ip: request.ip,
+          targetUserId: Number(user.id),
+          targetEmail: email,
+        });
+      }
+      return reply.code(202).send({ message: 'If an account uses this email, a reset link is on its way.' });
+    },
+  });
+
+  api.post('/api/v1/auth/reset-password', {
+    config: { public: true },
+    schema: {
+      tags,
+      summary: 'Set a new password with a mailed token',
+      description: 'The token works once; every session of the user is revoked.',
+      body: z.strictObject({ token: z.string().min(1, 'Required').max(200), password: passwordSchema }),
+      response: { 200: accepted, 400: errorBodySchema },
+    },
+    handler: async (request) => {
+      const { token, password } = request.body;
+      assertAcceptablePassword(password);
+      await database.db.transaction(async (tx) => {
+        const userId = await consumeUserToken(database, token, 'passwordReset', tx);
+        await setPassword(database, userId, password, tx);
+        await revokeUserSessions(database, userId, tx);
+        await recordAudit(
+          database,
+          { type: 'passwordReset', actorId: userId, ip: request.ip, targetUserId: userId },
+          tx,
+        );
+      });
+      return { message: 'Your password is changed. Sign in with it.' };
+    },
+  });
+
+  api.post('/api/v1/auth/accept-invitation', {
+    config: { public: true },
+    schema: {
+      tags,
+      summary: 'Accept an invitation and sign in',
+      body: z.strictObject({
+        token: z.string().min(1, 'Required').max(200),
+        firstName: z.string().trim().min(1, 'Required').max(150),
+        lastName: z.string().trim().min(1, 'Required').max(150),
+        password: passwordSchema,
+      }),
+      response: { 200: signedIn, 400: errorBodySchema },
+    },
+    handler: async (request) => {
+      const { token, firstName, lastName, password } = request.body;
+      assertAcceptablePassword(password);
+      return database.db.transaction(async (tx) => {
+        const userId = await consumeUserToken(database, token, 'invitation', tx);
+        const [activated] = await database.rows(
+          sql`update users set first_name = ${firstName}, last_name = ${lastName}, status = 'active',
+              version = version + 1, updated_at = now(), updated_by_id = ${userId}
+            where id = ${userId} and status = 'invited' returning id`,
+          tx,
+        );
+        if (!activated) throw invalid({ token: 'This invitation is no longer valid' });
+        await setPassword(database, userId, password, tx);
+        const accessToken = await createSession(database, config, userId, sessionInfo(request), tx);
+        await recordAudit(
+          database,
+          { type: 'invitationAccepted', actorId: userId, ip: request.ip, targetUserId: userId },
+          tx,
+        );
+        return { accessToken, user: (await currentUser(database, userId, tx)) as Record<string, unknown> };
+      });
+    },
+  });
+
+  api.post('/api/v1/auth/change-password', {
+    schema: {
+      tags,
+      summary: 'Change your own password',
+      description: 'Needs the current password; every other session of the user is revoked.',
+      body: z.strictObject({ currentPassword: z.string().min(1, 'Required').max(1000), password: passwordSchema }),
+      response: { 200: accepted, 400: errorBodySchema, 401: errorBodySchema, 429: errorBodySchema },
+    },
+    handler: async (request) => {
+      const { currentPassword, password } = request.body;
+      const userId = request.actor.userId as number;
+      const key = `user:${userId}`;
+      const wait = failuresByAccount.retryAfter(key);
+      if (wait > 0) throw tooMany(wait);
+      const [credentials] = await database.rows<{ password_hash: string }>(
+        sql`select password_hash from user_credentials where user_id = ${userId}`,
+      );
+      if (!credentials || !(await verifyPassword(credentials.password_hash, currentPassword))) {
+        failuresByAccount.record(key);
+        throw invalid({ currentPassword: 'This is not your current password' });
+      }
+      assertAcceptablePassword(password);
+      await database.db.transaction(async (tx) => {
+        await setPassword(database, userId, password, tx);
+        await revokeUserSessions(database, userId, tx, request.actor.sessionId ?? undefined);
+        await recordAudit(
+          database,
+          { type: 'passwordChanged', actorId: userId, ip: request.ip, targetUserId: userId },
+          tx,
+        );
+      });
+      return { message: 'Your password is changed.' };
+    },
+  });
+}

@@ -1,0 +1,123 @@
+import { createSchema, recordSchema, updateSchema } from '@data-platform/shared/entities/record-schema';
+import { roles } from '@data-platform/shared/entities/roles';
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { recordAudit } from '../auth/audit.ts';
+import { createRecord, deleteRecord, updateRecord } from '../crud/records.ts';
+import { idParamsSchema, sendRecord, versionFromIfMatch } from '../crud/routes.ts';
+import type { Database, Executor } from '../db/client.ts';
+import { AppError, errorBodySchema, notFound } from '../http/errors.ts';
+
+async function assertEditable(database: Database, id: number, executor: Executor): Promise<{ name: string }> {
+  const [role] = await database.rows<{ name: string; built_in: boolean | null }>(
+    sql`select name, built_in from roles where id = ${id} for update`,
+    executor,
+  );
+  if (!role) throw notFound(`Role ${id}`);
+  if (role.built_in)
+    throw new AppError(409, 'built_in_role', `${role.name} is built in and cannot be changed or deleted`);
+  return role;
+}
+
+/** Create, edit and delete roles ("Manage roles"); listing is generic. Built-in roles stay as they are. */
+export function registerRoleRoutes(app: FastifyInstance, database: Database, dataDir: string): void {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const tags = [roles.labelPlural];
+  const errors = { 400: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema };
+
+  api.post('/api/v1/roles', {
+    config: { access: { resource: 'roles', action: 'create' } },
+    schema: {
+      tags,
+      summary: 'Create a role',
+      body: createSchema(roles),
+      response: { 201: recordSchema(roles), ...errors },
+    },
+    handler: async (request, reply) => {
+      const row = await database.db.transaction(async (tx) => {
+        const created = await createRecord(
+          database,
+          roles,
+          request.body as Record<string, unknown>,
+          request.actor,
+          { builtIn: false },
+          tx,
+        );
+        const { name } = JSON.parse(created) as { name: string };
+        await recordAudit(
+          database,
+          { type: 'roleCreated', actorId: request.actor.userId, ip: request.ip, details: name },
+          tx,
+        );
+        return created;
+      });
+      return sendRecord(reply, row, 201);
+    },
+  });
+
+  api.patch('/api/v1/roles/:id', {
+    config: { access: { resource: 'roles', action: 'update' } },
+    schema: {
+      tags,
+      summary: 'Edit a role',
+      description: 'Send `If-Match: <version>`. Changes apply to every user with the role at their next request.',
+      params: idParamsSchema,
+      headers: z.looseObject({ 'if-match': z.string().optional() }),
+      body: updateSchema(roles),
+      response: { 200: recordSchema(roles), ...errors, 412: errorBodySchema, 428: errorBodySchema },
+    },
+    handler: async (request, reply) => {
+      const version = versionFromIfMatch(request.headers['if-match'], true) as number;
+      const row = await database.db.transaction(async (tx) => {
+        const role = await assertEditable(database, request.params.id, tx);
+        const updated = await updateRecord(
+          database,
+          roles,
+          request.params.id,
+          version,
+          request.body as Record<string, unknown>,
+          request.actor,
+          tx,
+        );
+        await recordAudit(
+          database,
+          { type: 'roleUpdated', actorId: request.actor.userId, ip: request.ip, details: role.name },
+          tx,
+        );
+        return updated;
+      });
+      return sendRecord(reply, row);
+    },
+  });
+
+  api.delete('/api/v1/roles/:id', {
+    config: { access: { resource: 'roles', action: 'delete' } },
+    schema: { tags, summary: 'Delete a role', params: idParamsSchema, response: { 204: z.null(), ...errors } },
+    handler: async (request, reply) => {
+      const role = await database.db.transaction(async (tx) => {
+        const found = await assertEditable(database, request.params.id, tx);
+        const [{ n }] = (await database.rows<{ n: number }>(
+          sql`select count(*)::int as n from users where role_id = ${request.params.id}`,
+          tx,
+        )) as [{ n: number }];
+        if (n > 0)
+          throw new AppError(
+            409,
+            'role_in_use',
+            `${found.name} is given to ${n} user(s); give them another role first`,
+          );
+        return found;
+      });
+      await deleteRecord(database, roles, request.params.id, undefined, dataDir);
+      await recordAudit(database, {
+        type: 'roleDeleted',
+        actorId: request.actor.userId,
+        ip: request.ip,
+        details: role.name,
+      });
+      return reply.code(204).send(null);
+    },
+  });
+}
