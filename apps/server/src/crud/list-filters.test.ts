@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, apiClient, factories, type Row } from '../testing/factories.ts';
+import { type ApiClient, adminClient, factories, type Row } from '../testing/factories.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
 
 /**
@@ -15,7 +15,7 @@ let alpha: Row;
 
 beforeAll(async () => {
   server = await startTestServer();
-  api = apiClient(server.url);
+  api = adminClient(server);
   const make = factories(api);
   const found = await api.list('/api/v1/countries', { 'filter[iso2][in]': 'US,FR,DE', select: 'iso2' });
   for (const row of found.body.data) country[row.iso2 as string] = row.id;
@@ -299,7 +299,9 @@ describe('references', () => {
     ]);
     expect(await matching('funds', { 'filter[firmId][isNull]': '' })).toEqual(['Lone Fund']);
     expect(await companies({ 'filter[id][in]': `${alpha.id},999999` })).toEqual(['Alpha One']);
-    expect(await companies({ 'filter[createdById][isNull]': '' })).toHaveLength(4);
+    // Every record names who created it: here the test administrator.
+    expect(await companies({ 'filter[createdById][notNull]': '' })).toHaveLength(4);
+    expect(await companies({ 'filter[createdById][isNull]': '' })).toHaveLength(0);
   });
 });
 

@@ -62,6 +62,11 @@ export function apiClient(baseUrl: string, defaultHeaders: Record<string, string
 
 export type ApiClient = ReturnType<typeof apiClient>;
 
+/** A client signed in as the test server's administrator (every /api/v1 route needs a token). */
+export function adminClient(server: { url: string; token: string }): ApiClient {
+  return apiClient(server.url, { authorization: `Bearer ${server.token}` });
+}
+
 /** The error body of an answer, asserting its shape `{ error: { code, message, fields? } }`. */
 export function errorOf(answer: Answer<unknown>): ErrorBody['error'] {
   const body = answer.body as Partial<ErrorBody>;
