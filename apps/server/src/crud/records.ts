@@ -55,7 +55,12 @@ export interface ListPage {
 }
 
 /** Exact up to the cap, the planner's estimate above it. */
-async function countRows(database: Database, entity: EntityDescription, query: ListQuery, scope?: ListScope) {
+export async function countRows(
+  database: Database,
+  entity: EntityDescription,
+  query: ListQuery,
+  scope?: ListScope,
+): Promise<{ total: number; totalExact: boolean }> {
   const [counted] = await database.rows<{ n: number }>(cappedCountSql(entity, query, EXACT_COUNT_CAP, scope));
   const n = counted?.n ?? 0;
   if (n <= EXACT_COUNT_CAP) return { total: n, totalExact: true };

@@ -19,6 +19,7 @@ import { createMailer } from '../mail/mailer.ts';
 import { registerAuthRoutes } from '../routes/auth.ts';
 import { registerFileRoutes } from '../routes/files.ts';
 import { registerRoleRoutes } from '../routes/roles.ts';
+import { registerSummaryRoutes } from '../routes/summaries.ts';
 import { registerUserRoutes } from '../routes/users.ts';
 import { installAuth } from './auth.ts';
 import { AppError, installErrorHandler } from './errors.ts';
@@ -84,6 +85,7 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
   registerAuthRoutes(app, database, config, mailer);
   registerUserRoutes(app, database, config, mailer);
   registerRoleRoutes(app, database, config.dataDir);
+  registerSummaryRoutes(app, database);
 
   const webDir = existsSync(path.join(config.webDir, 'index.html')) ? config.webDir : undefined;
   if (webDir) await app.register(fastifyStatic, { root: webDir, wildcard: false });

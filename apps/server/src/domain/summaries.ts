@@ -1,0 +1,77 @@
+import { requiredPermissions } from '@data-platform/shared/entities/access';
+import type { EntityDescription } from '@data-platform/shared/entities/entity';
+import { findEntity } from '@data-platform/shared/entities/registry';
+import { parseListQueryString } from '@data-platform/shared/query/list-query';
+import type { DashboardSummaries, GroupCount } from '@data-platform/shared/summaries';
+import { sql } from 'drizzle-orm';
+import { type Actor, missingPermissions } from '../auth/actor.ts';
+import { countRows, listRecords } from '../crud/records.ts';
+import { readableScope } from '../crud/routes.ts';
+import type { Database } from '../db/client.ts';
+import { columnName } from '../db/columns.ts';
+
+/** The record types counted on the home dashboard. */
+const counted = ['companies', 'funds', 'contacts', 'firms', 'deals', 'investors', 'fundPerformances'] as const;
+
+/** Picklist breakdowns on the home dashboard: [summary key, resource, field]. */
+const breakdowns = [
+  ['dealsByStage', 'deals', 'stage'],
+  ['investorsByFundraisingStatus', 'investors', 'fundraisingStatus'],
+  ['fundsByStatus', 'funds', 'status'],
+] as const;
+
+/** Rows per value of a picklist field, in the picklist's order, with empty values last. */
+export async function countByValue(
+  database: Database,
+  entity: EntityDescription,
+  field: string,
+): Promise<GroupCount[]> {
+  const rows = await database.rows<{ value: string | null; count: number }>(
+    sql`select ${sql.identifier(columnName(field))} as value, count(*)::int as count
+      from ${sql.identifier(entity.table)} group by 1`,
+  );
+  const byValue = new Map(rows.map((r) => [r.value, r.count]));
+  const options = entity.fields[field]?.options ?? [];
+  const result: GroupCount[] = options.map((value) => ({ value, count: byValue.get(value) ?? 0 }));
+  const empty = byValue.get(null);
+  if (empty) result.push({ value: null, count: empty });
+  return result;
+}
+
+function canRead(actor: Actor, resource: string): EntityDescription | undefined {
+  const entity = findEntity(resource);
+  if (!entity) return undefined;
+  return missingPermissions(actor, requiredPermissions(entity, 'read')).length === 0 ? entity : undefined;
+}
+
+/**
+ * What the home dashboard shows: how many records of each type, the deal
+ * pipeline, investors by fundraising status, funds by status and the latest
+ * notes; each part only when the actor may read it.
+ */
+export async function dashboardSummaries(database: Database, actor: Actor): Promise<DashboardSummaries> {
+  const counts: DashboardSummaries['counts'] = {};
+  for (const resource of counted) {
+    const entity = canRead(actor, resource);
+    if (entity) counts[resource] = await countRows(database, entity, parseListQueryString(entity, {}));
+  }
+  const summaries: DashboardSummaries = { counts };
+  for (const [key, resource, field] of breakdowns) {
+    const entity = canRead(actor, resource);
+    if (entity) summaries[key] = await countByValue(database, entity, field);
+  }
+  const notes = canRead(actor, 'notes');
+  if (notes) {
+    const query = parseListQueryString(notes, {
+      select: 'body,entity,recordId,createdAt',
+      join: 'createdBy(fullName)',
+      sort: '-createdAt',
+      pageSize: '10',
+    });
+    const page = await listRecords(database, notes, query, readableScope(notes, actor));
+    summaries.recentNotes = page.rows.map(
+      (row) => JSON.parse(row) as NonNullable<DashboardSummaries['recentNotes']>[number],
+    );
+  }
+  return summaries;
+}
