@@ -11,6 +11,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 180_000,
     pool: 'forks',
+    globalSetup: ['apps/server/src/testing/global-setup.ts'],
     reporters: ['default'],
   },
 });

@@ -25,6 +25,8 @@ export interface Database {
   rows<T = Record<string, unknown>>(query: SQL, executor?: Executor): Promise<T[]>;
   /** Bulk load CSV text into a table's columns (COPY). */
   copyCsv(table: string, columns: string[], csv: string): Promise<void>;
+  /** PGlite only: the whole data directory as a tarball, to open copies of it quickly (tests). */
+  snapshot?(): Promise<Blob>;
   close(): Promise<void>;
 }
 
@@ -35,6 +37,8 @@ export interface OpenOptions {
   url?: string;
   /** PGlite data directory; without it PGlite keeps everything in memory. */
   dataDir?: string;
+  /** PGlite: start from this snapshot (see Database.snapshot) instead of an empty cluster. */
+  loadDataDir?: Blob;
   poolSize?: number;
 }
 
@@ -80,7 +84,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     };
   } else {
     if (options.dataDir) await mkdir(options.dataDir, { recursive: true });
-    const client = await PGlite.create(options.dataDir, { extensions: { pg_trgm } });
+    const client = await PGlite.create(options.dataDir, { extensions: { pg_trgm }, loadDataDir: options.loadDataDir });
     await client.exec("SET TIME ZONE 'UTC'");
     const db = drizzlePglite({ client }) as unknown as Db;
     await migratePglite(drizzlePglite({ client }), { migrationsFolder });
@@ -91,6 +95,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
       async copyCsv(table, columns, csv) {
         await client.query(copyStatement(table, columns, "'/dev/blob'"), [], { blob: new Blob([csv]) });
       },
+      snapshot: () => client.dumpDataDir('none'),
       close: () => client.close(),
     };
   }

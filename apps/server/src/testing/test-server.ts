@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { configFromEnv } from '../config.ts';
 import { type Database, openDatabase } from '../db/client.ts';
 import { bootstrapAccounts } from '../domain/bootstrap.ts';
@@ -58,7 +59,9 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   const scratch = process.env.TEST_DATABASE_URL
     ? await createScratchDatabase(process.env.TEST_DATABASE_URL)
     : undefined;
-  const database = await openDatabase({ url: scratch?.url, poolSize: 4 });
+  const template = inject('pgliteTemplate');
+  const loadDataDir = !scratch && template ? new Blob([await readFile(template)]) : undefined;
+  const database = await openDatabase({ url: scratch?.url, poolSize: 4, loadDataDir });
   const config = configFromEnv({
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
