@@ -20,7 +20,7 @@ import {
   orderSignature,
   selectionSql,
 } from './list-compiler.ts';
-import { column, writeColumns } from './sql-fragments.ts';
+import { column, pgArrayLiteral, writeColumns } from './sql-fragments.ts';
 
 /** Lists count exactly up to this many rows; above it they answer the planner's estimate. */
 export const EXACT_COUNT_CAP = 10_000;
@@ -220,11 +220,59 @@ export async function updateRecord(
 }
 
 const attachmentEntities = entityList.filter((e) => e.attachedTo);
+/** Names of the entities notes and files can belong to. */
+const attachable = new Set(
+  attachmentEntities.flatMap((e) => (e.attachedTo ? (e.fields[e.attachedTo.entityField]?.options ?? []) : [])),
+);
+
+/** The reference fields through which rows of other entities are deleted with a row of `parent`. */
+function cascadingReferences(parent: EntityDescription): { child: EntityDescription; field: string }[] {
+  return entityList.flatMap((child) =>
+    Object.entries(child.fields)
+      .filter(([, f]) => f.type === 'reference' && f.to === parent.name && f.onDelete === 'cascade')
+      .map(([field]) => ({ child, field })),
+  );
+}
 
 /**
- * Deletes a row. Link rows go with it (foreign keys cascade); notes and files
- * attached to it are deleted in the same transaction, and stored bytes are
- * removed once it commits.
+ * The rows that go with `ids` of `entity` (themselves, and what foreign keys
+ * cascade to, transitively) among entities that can carry notes and files;
+ * locked so that nothing is attached to them meanwhile.
+ */
+async function rowsDeletedWith(
+  database: Database,
+  entity: EntityDescription,
+  ids: number[],
+  tx: Executor,
+  depth = 0,
+): Promise<[EntityDescription, number[]][]> {
+  const found: [EntityDescription, number[]][] = attachable.has(entity.name) ? [[entity, ids]] : [];
+  if (depth > 8) return found;
+  for (const { child, field } of cascadingReferences(entity)) {
+    const rows = await database.rows<{ id: number }>(
+      sql`select id from ${sql.identifier(child.table)}
+        where ${sql.identifier(columnName(field))} = any(${pgArrayLiteral(ids)}::bigint[]) for update`,
+      tx,
+    );
+    if (rows.length > 0) {
+      found.push(
+        ...(await rowsDeletedWith(
+          database,
+          child,
+          rows.map((r) => Number(r.id)),
+          tx,
+          depth + 1,
+        )),
+      );
+    }
+  }
+  return found;
+}
+
+/**
+ * Deletes a row. Rows that foreign keys cascade to (links, a fund's
+ * performances) go with it; notes and files attached to any of them are
+ * deleted in the same transaction, and stored bytes are removed once it commits.
  */
 export async function deleteRecord(
   database: Database,
@@ -236,6 +284,7 @@ export async function deleteRecord(
   const removedFiles: number[] = [];
   await database.db.transaction(async (tx) => {
     const versionCheck = version === undefined ? sql`true` : sql`version = ${version}`;
+    const owned = await rowsDeletedWith(database, entity, [id], tx);
     const deleted = await database.rows<{ id: number }>(
       sql`delete from ${sql.identifier(entity.table)} where id = ${id} and ${versionCheck} returning id`,
       tx,
@@ -246,16 +295,19 @@ export async function deleteRecord(
       throw new AppError(412, 'stale_version', `${entity.label} ${id} was changed by someone else; reload it first`);
     }
     if (entity.storesBytes) removedFiles.push(id);
-    for (const attached of attachmentEntities) {
-      if (!attached.attachedTo?.entityField) continue;
-      const { entityField, idField } = attached.attachedTo;
-      const gone = await database.rows<{ id: number }>(
-        sql`delete from ${sql.identifier(attached.table)} as t
-          where ${column('t', columnName(entityField))} = ${entity.name} and ${column('t', columnName(idField))} = ${id}
-          returning id`,
-        tx,
-      );
-      if (attached.storesBytes) removedFiles.push(...gone.map((g) => g.id));
+    for (const [owner, ids] of owned) {
+      for (const attached of attachmentEntities) {
+        if (!attached.attachedTo) continue;
+        const { entityField, idField } = attached.attachedTo;
+        const gone = await database.rows<{ id: number }>(
+          sql`delete from ${sql.identifier(attached.table)} as t
+            where ${column('t', columnName(entityField))} = ${owner.name}
+              and ${column('t', columnName(idField))} = any(${pgArrayLiteral(ids)}::bigint[])
+            returning id`,
+          tx,
+        );
+        if (attached.storesBytes) removedFiles.push(...gone.map((g) => g.id));
+      }
     }
   });
   await Promise.all(removedFiles.map((fileId) => rm(storedFilePath(dataDir, fileId), { force: true })));
