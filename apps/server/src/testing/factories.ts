@@ -26,13 +26,17 @@ export function queryString(query: Query = {}): string {
  * `defaultHeaders` go with every request (e.g. credentials).
  */
 export function apiClient(baseUrl: string, defaultHeaders: Record<string, string> = {}) {
-  async function send<T>(method: string, path: string, init: { body?: unknown; headers?: HeadersInit } = {}) {
+  async function send<T>(
+    method: string,
+    path: string,
+    init: { body?: unknown; headers?: RequestInit['headers'] } = {},
+  ) {
     const headers = new Headers(defaultHeaders);
     for (const [name, value] of new Headers(init.headers)) headers.set(name, value);
-    let body: BodyInit | undefined;
+    let body: RequestInit['body'];
     if (init.body !== undefined) {
       if (typeof init.body === 'string' || init.body instanceof FormData || init.body instanceof Uint8Array) {
-        body = init.body as BodyInit;
+        body = init.body as RequestInit['body'];
       } else {
         body = JSON.stringify(init.body);
         headers.set('content-type', 'application/json');
@@ -76,6 +80,20 @@ export function errorOf(answer: Answer<unknown>): ErrorBody['error'] {
   return body.error;
 }
 
+/** Uploads bytes as `POST /api/v1/files?entity=&recordId=` with one multipart part named `file`. */
+export function uploadFile(
+  api: ApiClient,
+  entity: string,
+  recordId: number,
+  bytes: Uint8Array,
+  name: string,
+  type = 'application/octet-stream',
+) {
+  const form = new FormData();
+  form.append('file', new Blob([bytes], { type }), name);
+  return api.send<Row>('POST', `/api/v1/files${queryString({ entity, recordId })}`, { body: form });
+}
+
 let sequence = 0;
 /** A name no other test in this process has used. */
 export function unique(prefix: string): string {
@@ -117,6 +135,17 @@ export function factories(api: ApiClient) {
     note: (entity: string, recordId: number, body = 'A note') => create('notes', { entity, recordId, body }),
     /** A link row in a link collection such as contactCompanies. */
     link: (collection: string, values: Record<string, unknown>) => create(collection, values),
+    /** A file uploaded to a record (multipart, one part named `file`). */
+    async file(
+      entity: string,
+      recordId: number,
+      bytes: Uint8Array = new TextEncoder().encode('hello'),
+      name = 'a.txt',
+    ) {
+      const answer = await uploadFile(api, entity, recordId, bytes, name);
+      if (answer.status !== 201) throw new Error(`Upload answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+      return answer.body;
+    },
   };
 }
 

@@ -1,0 +1,235 @@
+import { access } from 'node:fs/promises';
+import path from 'node:path';
+import { entityList, findEntity } from '@data-platform/shared/entities/registry';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { columnName } from '../db/columns.ts';
+import { type ApiClient, adminClient, type Factories, factories, type Row } from '../testing/factories.ts';
+import { startTestServer, type TestServer } from '../testing/test-server.ts';
+
+/** Create, update with versions (also concurrently), and delete with everything that hangs off a record. */
+
+let server: TestServer;
+let api: ApiClient;
+let make: Factories;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  api = adminClient(server);
+  make = factories(api);
+});
+
+afterAll(async () => server?.close());
+
+const exists = (file: string) =>
+  access(file).then(
+    () => true,
+    () => false,
+  );
+const storedBytes = (fileId: number) => path.join(server.dataDir, 'files', String(fileId));
+
+/** Notes and files whose record is gone, for every kind of record they can belong to. */
+async function danglingAttachments(): Promise<string[]> {
+  const found: string[] = [];
+  for (const attached of entityList.filter((e) => e.attachedTo)) {
+    const { entityField, idField } = attached.attachedTo as { entityField: string; idField: string };
+    const kinds = attached.fields[entityField]?.options ?? [];
+    for (const kind of kinds) {
+      const target = findEntity(kind);
+      if (!target) continue;
+      const rows = await server.database.rows<{ id: number }>(
+        sql`select a.id from ${sql.identifier(attached.table)} a
+          where ${sql.identifier(columnName(entityField))} = ${kind}
+            and not exists (select 1 from ${sql.identifier(target.table)} r where r.id = a.${sql.identifier(columnName(idField))})`,
+      );
+      found.push(...rows.map((r) => `${attached.name} ${r.id} of ${kind}`));
+    }
+  }
+  return found;
+}
+
+describe('create and update', () => {
+  it('creates a record with version 1 and who made it, and reads it back the same', async () => {
+    const created = await api.post('/api/v1/contacts', {
+      firstName: '  Ada ',
+      lastName: 'Lovelace',
+      email: 'Ada@Example.COM',
+      tags: ['math'],
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({
+      id: expect.any(Number),
+      version: 1,
+      firstName: 'Ada',
+      fullName: 'Ada Lovelace',
+      email: 'ada@example.com',
+      tags: ['math'],
+      otherEmails: [],
+      phone: null,
+      createdById: expect.any(Number),
+      updatedById: expect.any(Number),
+    });
+    expect(created.headers.get('etag')).toBe('"1"');
+    const read = await api.get(`/api/v1/contacts/${created.body.id}`);
+    expect(read.body).toEqual(created.body);
+  });
+
+  it('updates only the fields sent, bumps the version and clears a field sent as null', async () => {
+    const company = await make.company({ name: 'Acme', city: 'Boston', revenue: { amount: 10, currency: 'USD' } });
+    const updated = await api.patch(`/api/v1/companies/${company.id}`, { city: null, employees: 12 }, 1);
+    expect(updated.status).toBe(200);
+    expect(updated.body).toMatchObject({
+      name: 'Acme',
+      city: null,
+      employees: 12,
+      revenue: { amount: 10, currency: 'USD' },
+      version: 2,
+      createdAt: company.createdAt,
+    });
+    expect(updated.body.updatedAt).not.toBe(company.updatedAt);
+    expect(updated.headers.get('etag')).toBe('"2"');
+    const again = await api.patch(`/api/v1/companies/${company.id}`, { revenue: null }, 2);
+    expect(again.body).toMatchObject({ revenue: null, version: 3 });
+  });
+});
+
+describe('concurrent updates', () => {
+  it('two PATCHes with the same version at the same time: one 200, one 412, version up by one', async () => {
+    for (let round = 0; round < 5; round++) {
+      const company = await make.company({ name: 'Race' });
+      const [a, b] = await Promise.all([
+        api.patch(`/api/v1/companies/${company.id}`, { city: 'Left' }, 1),
+        api.patch(`/api/v1/companies/${company.id}`, { city: 'Right' }, 1),
+      ]);
+      expect([a.status, b.status].sort()).toEqual([200, 412]);
+      const winner = a.status === 200 ? a : b;
+      const after = await api.get(`/api/v1/companies/${company.id}`);
+      expect(after.body).toMatchObject({ version: 2, city: winner.body.city });
+    }
+  });
+
+  it('many writers with the same version: exactly one wins', async () => {
+    const company = await make.company({ name: 'Crowd' });
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => api.patch(`/api/v1/companies/${company.id}`, { employees: i }, 1)),
+    );
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
+    expect(answers.filter((a) => a.status === 412)).toHaveLength(7);
+    expect((await api.get(`/api/v1/companies/${company.id}`)).body.version).toBe(2);
+  });
+});
+
+describe('delete', () => {
+  it('removes the record: 204, then 404', async () => {
+    const company = await make.company();
+    const gone = await api.delete(`/api/v1/companies/${company.id}`, 1);
+    expect(gone.status).toBe(204);
+    expect(gone.body).toBe('');
+    expect((await api.get(`/api/v1/companies/${company.id}`)).status).toBe(404);
+    expect((await api.delete(`/api/v1/companies/${company.id}`)).status).toBe(404);
+  });
+
+  it("deletes a company's links, notes and files with their bytes, and nothing that belongs to others", async () => {
+    let company = await make.company({ name: 'Doomed' });
+    let contact = await make.contact();
+    // A contact with the same id as the company: its notes and files must survive.
+    while (company.id !== contact.id) {
+      if (company.id < contact.id) company = await make.company({ name: 'Doomed' });
+      else contact = await make.contact();
+    }
+    const deal = await make.deal();
+    const contactLink = await make.link('contactCompanies', { contactId: contact.id, companyId: company.id });
+    const dealLink = await make.link('dealCompanies', { dealId: deal.id, companyId: company.id });
+    const note = await make.note('companies', company.id);
+    const file = await make.file('companies', company.id);
+    const otherNote = await make.note('contacts', contact.id);
+    const otherFile = await make.file('contacts', contact.id);
+    expect(await exists(storedBytes(file.id))).toBe(true);
+
+    expect((await api.delete(`/api/v1/companies/${company.id}`)).status).toBe(204);
+
+    for (const [resource, row] of [
+      ['contactCompanies', contactLink],
+      ['dealCompanies', dealLink],
+      ['notes', note],
+      ['files', file],
+    ] as const) {
+      expect((await api.get(`/api/v1/${resource}/${row.id}`)).status, resource).toBe(404);
+    }
+    expect(await exists(storedBytes(file.id))).toBe(false);
+    for (const [resource, row] of [
+      ['contacts', contact],
+      ['deals', deal],
+      ['notes', otherNote],
+      ['files', otherFile],
+    ] as const) {
+      expect((await api.get(`/api/v1/${resource}/${row.id}`)).status, resource).toBe(200);
+    }
+    expect(await exists(storedBytes(otherFile.id))).toBe(true);
+    const links = await api.list(`/api/v1/contacts/${contact.id}/companies`);
+    expect(links.body.total).toBe(0);
+    expect(await danglingAttachments()).toEqual([]);
+  });
+
+  it('deletes a contact from every link collection it is in', async () => {
+    const contact = await make.contact();
+    const links = [
+      await make.link('contactCompanies', { contactId: contact.id, companyId: (await make.company()).id }),
+      await make.link('contactFunds', { contactId: contact.id, fundId: (await make.fund()).id }),
+      await make.link('contactDeals', { contactId: contact.id, dealId: (await make.deal()).id }),
+      await make.link('contactInvestors', { contactId: contact.id, investorId: (await make.investor()).id }),
+    ];
+    expect((await api.delete(`/api/v1/contacts/${contact.id}`)).status).toBe(204);
+    for (const [i, collection] of ['contactCompanies', 'contactFunds', 'contactDeals', 'contactInvestors'].entries()) {
+      expect((await api.get(`/api/v1/${collection}/${links[i]?.id}`)).status, collection).toBe(404);
+      const left = await api.list(`/api/v1/${collection}`, { 'filter[contactId][eq]': contact.id });
+      expect(left.body.total, collection).toBe(0);
+    }
+  });
+
+  it("deletes a fund's performances, and the notes and files attached to them", async () => {
+    const fund = await make.fund();
+    const first = await make.fundPerformance(fund.id, { asOfDate: '2024-03-31' });
+    const second = await make.fundPerformance(fund.id, { asOfDate: '2024-06-30' });
+    const note = await make.note('fundPerformances', first.id);
+    const file = await make.file('fundPerformances', second.id);
+    const fundNote = await make.note('funds', fund.id);
+
+    expect((await api.delete(`/api/v1/funds/${fund.id}`)).status).toBe(204);
+
+    for (const [resource, row] of [
+      ['fundPerformances', first],
+      ['fundPerformances', second],
+      ['notes', note],
+      ['notes', fundNote],
+      ['files', file],
+    ] as const) {
+      expect((await api.get(`/api/v1/${resource}/${row.id}`)).status, `${resource} ${row.id}`).toBe(404);
+    }
+    expect(await exists(storedBytes(file.id))).toBe(false);
+    expect(await danglingAttachments()).toEqual([]);
+  });
+
+  it('empties references that do not own the row (onDelete setNull)', async () => {
+    const firm = await make.firm();
+    const fund = await make.fund({ firmId: firm.id });
+    const contact = await make.contact({ firmId: firm.id });
+    const deal = await make.deal({ fundId: fund.id });
+    expect((await api.delete(`/api/v1/firms/${firm.id}`)).status).toBe(204);
+    expect((await api.get(`/api/v1/funds/${fund.id}`)).body).toMatchObject({ id: fund.id, firmId: null });
+    expect((await api.get(`/api/v1/contacts/${contact.id}`)).body).toMatchObject({ id: contact.id, firmId: null });
+    expect((await api.delete(`/api/v1/funds/${fund.id}`)).status).toBe(204);
+    expect((await api.get(`/api/v1/deals/${deal.id}`)).body).toMatchObject({ id: deal.id, fundId: null });
+  });
+
+  it('deleting a link leaves both records', async () => {
+    const company = await make.company();
+    const contact = await make.contact();
+    const link: Row = await make.link('contactCompanies', { contactId: contact.id, companyId: company.id });
+    const note = await make.note('contacts', contact.id);
+    expect((await api.delete(`/api/v1/contactCompanies/${link.id}`, 1)).status).toBe(204);
+    expect((await api.get(`/api/v1/companies/${company.id}`)).status).toBe(200);
+    expect((await api.get(`/api/v1/contacts/${contact.id}`)).status).toBe(200);
+    expect((await api.get(`/api/v1/notes/${note.id}`)).status).toBe(200);
+  });
+});
