@@ -103,9 +103,14 @@ function bothScopes(a: ListScope | undefined, b: ListScope | undefined): ListSco
   return { where: sql`(${a.where}) and (${b.where})`, extra: [...(a.extra ?? []), ...(b.extra ?? [])] };
 }
 
-function registerEntityRoutes(app: FastifyInstance, database: Database, entity: EntityDescription, dataDir: string) {
+function registerEntityRoutes(
+  app: FastifyInstance,
+  database: Database,
+  entity: EntityDescription,
+  base: string,
+  dataDir: string,
+) {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const base = `/api/v1/${entity.name}`;
   const ops = new Set<Operation>(operationsOf(entity));
   const tags = [entity.labelPlural];
   const access = (action: RouteAccess['action']) => ({ access: { resource: entity.name, action } });
@@ -270,7 +275,11 @@ function registerEntityRoutes(app: FastifyInstance, database: Database, entity: 
   }
 }
 
-/** Mounts list, query, get, create, update, delete and relation lists for every entity. */
+/** Mounts list, query, get, create, update, delete and relation lists for every entity, also under its path alias. */
 export function registerCrudRoutes(app: FastifyInstance, database: Database, dataDir: string): void {
-  for (const entity of entityList) registerEntityRoutes(app, database, entity, dataDir);
+  for (const entity of entityList) {
+    for (const segment of [entity.name, ...(entity.pathAlias ? [entity.pathAlias] : [])]) {
+      registerEntityRoutes(app, database, entity, `/api/v1/${segment}`, dataDir);
+    }
+  }
 }

@@ -32,6 +32,7 @@ export const auditEvents = defineEntity({
   labelPlural: 'Audit events',
   display: 'type',
   access: { read: 'users:manage' },
+  pathAlias: 'audit-events',
   fields: {
     type: {
       type: 'select',

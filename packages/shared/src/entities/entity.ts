@@ -61,6 +61,8 @@ export interface EntityDescription {
   access?: Partial<Record<AccessAction, Permission | null>>;
   /** Which generic operations the API offers (default: all for records and links, read for reference data). */
   operations?: ReadonlyArray<'list' | 'get' | 'create' | 'update' | 'delete'>;
+  /** Another path segment the generic routes also answer at, where the spec spells the URL differently from `name`. */
+  pathAlias?: string;
 }
 
 export type Operation = NonNullable<EntityDescription['operations']>[number];
