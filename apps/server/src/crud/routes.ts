@@ -97,6 +97,12 @@ export function readableScope(entity: EntityDescription, actor: Actor): ListScop
   return attachmentScope(entity, readable);
 }
 
+/** 404 unless the actor may read the row: a note on an investor does not exist for someone who cannot read investors. */
+async function assertRowReadable(database: Database, entity: EntityDescription, id: number, actor: Actor) {
+  const scope = readableScope(entity, actor);
+  if (scope) await getRecord(database, entity, id, { select: ['id'], join: [] }, scope);
+}
+
 /** Both scopes must hold. */
 function bothScopes(a: ListScope | undefined, b: ListScope | undefined): ListScope | undefined {
   if (!a || !b) return a ?? b;
@@ -241,6 +247,7 @@ function registerEntityRoutes(
       },
       handler: async (request, reply) => {
         const version = versionFromIfMatch(request.headers['if-match'], true) as number;
+        await assertRowReadable(database, entity, request.params.id, request.actor);
         const row = await updateRecord(
           database,
           entity,
@@ -268,6 +275,7 @@ function registerEntityRoutes(
       },
       handler: async (request, reply) => {
         const version = versionFromIfMatch(request.headers['if-match'], false);
+        await assertRowReadable(database, entity, request.params.id, request.actor);
         await deleteRecord(database, entity, request.params.id, version, dataDir);
         return reply.code(204).send(null);
       },
