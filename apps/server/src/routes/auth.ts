@@ -65,6 +65,29 @@ export function registerAuthRoutes(app: FastifyInstance, database: Database, con
     mailsByAccount.record(email);
   };
 
+  const mailResetLink = async (email: string, ip: string) => {
+    const [user] = await database.rows<{ id: number }>(
+      sql`select id from users where email = ${email} and status = 'active'`,
+    );
+    if (!user) return;
+    const token = await issueUserToken(database, Number(user.id), 'passwordReset', config.passwordResetTtlMs);
+    await mailer.send({
+      to: email,
+      template: 'passwordReset',
+      values: {
+        link: `${config.publicUrl}/reset-password?token=${token}`,
+        minutes: config.passwordResetTtlMs / 60_000,
+      },
+    });
+    await recordAudit(database, {
+      type: 'passwordResetRequested',
+      actorId: null,
+      ip,
+      targetUserId: Number(user.id),
+      targetEmail: email,
+    });
+  };
+
   api.post('/api/v1/auth/login', {
     config: { public: true },
     schema: {
@@ -194,27 +217,9 @@ export function registerAuthRoutes(app: FastifyInstance, database: Database, con
     handler: async (request, reply) => {
       const { email } = request.body;
       throttleMail(request, email);
-      const [user] = await database.rows<{ id: number }>(
-        sql`select id from users where email = ${email} and status = 'active'`,
-      );
-      if (user) {
-        const token = await issueUserToken(database, Number(user.id), 'passwordReset', config.passwordResetTtlMs);
-        await mailer.send({
-          to: email,
-          template: 'passwordReset',
-          values: {
-            link: `${config.publicUrl}/reset-password?token=${token}`,
-            minutes: config.passwordResetTtlMs / 60_000,
-          },
-        });
-        await recordAudit(database, {
-          type: 'passwordResetRequested',
-          actorId: null,
-          ip: request.ip,
-          targetUserId: Number(user.id),
-          targetEmail: email,
-        });
-      }
+      // Not awaited: neither the time the lookup and the mail take nor a failed
+      // delivery may tell whether an account uses this email.
+      mailResetLink(email, request.ip).catch((err) => request.log.error({ err }, 'password reset mail not sent'));
       return reply.code(202).send({ message: 'If an account uses this email, a reset link is on its way.' });
     },
   });
