@@ -195,7 +195,8 @@ export function registerUserRoutes(app: FastifyInstance, database: Database, con
         tags,
         summary: decision === 'approve' ? 'Approve an access request with a role' : 'Reject an access request',
         params: idParamsSchema,
-        body: decision === 'approve' ? z.strictObject({ roleId: roleIdSchema }) : z.strictObject({}).optional(),
+        // Fastify hands a missing body to the validator as null.
+        body: decision === 'approve' ? z.strictObject({ roleId: roleIdSchema }) : z.strictObject({}).nullish(),
         response: userResponse,
       },
       handler: async (request, reply) => {
