@@ -50,18 +50,32 @@ async function createScratchDatabase(adminUrl: string): Promise<{ url: string; d
 }
 
 /**
- * Starts the real application on a random loopback port over a database of
- * its own: in-memory PGlite, or a scratch PostgreSQL database when
- * TEST_DATABASE_URL is set.
+ * A migrated database of its own: in-memory PGlite, or a scratch PostgreSQL
+ * database when TEST_DATABASE_URL is set; `close` also drops the scratch one.
  */
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'dp-test-'));
+export async function openTestDatabase(): Promise<{ database: Database; close(): Promise<void> }> {
   const scratch = process.env.TEST_DATABASE_URL
     ? await createScratchDatabase(process.env.TEST_DATABASE_URL)
     : undefined;
   const template = inject('pgliteTemplate');
   const loadDataDir = !scratch && template ? new Blob([await readFile(template)]) : undefined;
   const database = await openDatabase({ url: scratch?.url, poolSize: 4, loadDataDir });
+  return {
+    database,
+    async close() {
+      await database.close();
+      await scratch?.drop();
+    },
+  };
+}
+
+/**
+ * Starts the real application on a random loopback port over a database of
+ * its own (see openTestDatabase).
+ */
+export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'dp-test-'));
+  const { database, close: closeDatabase } = await openTestDatabase();
   const config = configFromEnv({
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
@@ -95,8 +109,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     dataDir,
     async close() {
       await app.close();
-      await database.close();
-      await scratch?.drop();
+      await closeDatabase();
       await rm(dataDir, { recursive: true, force: true });
     },
   };
