@@ -111,6 +111,21 @@ describe('list parameters', () => {
     expect(hugeId.status).toBe(400);
   });
 
+  it('text the database cannot store (NUL) is refused in filters, search and cursors', async () => {
+    const cursor = Buffer.from(JSON.stringify({ o: 'name,id', v: ['a\u0000b', 1] })).toString('base64url');
+    for (const query of [
+      { 'filter[name][eq]': 'a\u0000b' },
+      { 'filter[city][in]': 'Oslo,a\u0000b' },
+      { 'filter[name][contains]': '\u0000' },
+      { q: 'a\u0000b' },
+      { sort: 'name', cursor },
+    ]) {
+      refused(await api.list('/api/v1/companies', query), 400, 'validation_failed');
+    }
+    const where = { field: 'name', op: 'startsWith', value: '\u0000' };
+    refused(await api.query('/api/v1/companies', { where }), 400, 'validation_failed');
+  });
+
   it('unsortable fields, bad paging and bad cursors are refused', async () => {
     const list = (query: Record<string, string>) => api.list('/api/v1/companies', query);
     expect(refused(await list({ sort: 'description' }), 400, 'validation_failed')).toEqual({
@@ -178,6 +193,9 @@ describe('create and update bodies', () => {
     expect(await create({ tags: 'one' })).toHaveProperty('tags');
     expect(await create({ foundedYear: 1200 })).toHaveProperty('foundedYear');
     expect(await create({ hqCountryId: 'FR' })).toEqual({ hqCountryId: 'Expected the id of a record' });
+    expect(await create({ city: 'Os\u0000lo' })).toEqual({ city: 'Cannot contain the NUL character' });
+    expect(await create({ tags: ['ok', '\u0000'] })).toEqual({ 'tags.1': 'Cannot contain the NUL character' });
+    expect(await create({ website: 'https://example.com/a\u0000b' })).toBeDefined();
     const email = await api.post('/api/v1/contacts', { firstName: 'A', lastName: 'B', email: 'not-an-email' });
     expect(refused(email, 400, 'validation_failed')).toEqual({ email: 'Expected an email address' });
   });

@@ -66,10 +66,16 @@ export function mapDatabaseError(error: unknown): AppError | undefined {
     case '22007':
     case '22008':
       return new AppError(400, 'validation_failed', 'A value has the wrong format', named('Wrong format'));
+    case '22021':
+      // Text the database cannot store, such as the NUL character, in a value, a filter, a search or a cursor.
+      return new AppError(400, 'validation_failed', 'A value contains a character that cannot be stored (NUL)');
     case '40001':
     case '40P01':
       return new AppError(409, 'conflict', 'The record changed at the same time; try again');
     default:
+      // Any other data exception (class 22) is a value the client sent that the database cannot read or hold.
+      if (pg.code.startsWith('22'))
+        return new AppError(400, 'validation_failed', 'A value is not valid', named('Not valid'));
       return undefined;
   }
 }

@@ -131,9 +131,13 @@ function bounded(schema: z.ZodNumber, field: FieldDescription): z.ZodNumber {
   return s;
 }
 
+/** PostgreSQL cannot store the NUL character in text. */
+const withoutNul = /^[^\0]*$/;
+const nulMessage = 'Cannot contain the NUL character';
+
 function textSchema(field: FieldDescription, fallbackMax: number): z.ZodString {
   const max = field.maxLength ?? fallbackMax;
-  const s = z.string().trim().max(max, `At most ${max} characters`);
+  const s = z.string().trim().max(max, `At most ${max} characters`).regex(withoutNul, nulMessage);
   return field.required ? s.min(1, 'Required') : s;
 }
 
@@ -177,7 +181,7 @@ export function valueSchema(field: FieldDescription): z.ZodType {
     case 'multiSelect':
       return z.array(z.enum(field.options as [string, ...string[]])).max(100);
     case 'tags':
-      return z.array(z.string().trim().min(1).max(100)).max(100);
+      return z.array(z.string().trim().min(1).max(100).regex(withoutNul, nulMessage)).max(100);
     case 'reference':
       return z.number({ error: 'Expected the id of a record' }).int().positive();
   }
