@@ -199,6 +199,16 @@ describe('cursor paging', () => {
     expect(seen).toEqual(expectedOrder('-city,revenue'));
   });
 
+  it('walks a list sorted by a yes/no field', async () => {
+    for (const name of ['Analyst', 'Intern', 'Partner']) {
+      expect((await api.post('/api/v1/roles', { name, permissions: [] })).status).toBe(201);
+    }
+    const all = await api.list('/api/v1/roles', { pageSize: 1000, sort: '-builtIn,name', select: 'builtIn' });
+    expect(new Set(all.body.data.map((r) => r.builtIn))).toEqual(new Set([true, false]));
+    const { seen } = await walk({ sort: '-builtIn,name', select: 'name' }, 2, '/api/v1/roles');
+    expect(seen).toEqual(all.body.data.map((r) => r.id));
+  });
+
   it('refuses a cursor from another order, or one that is not a cursor', async () => {
     const first = await api.list('/api/v1/companies', { ...scope, pageSize: 5, sort: 'name' });
     const cursor = first.body.nextCursor as string;
@@ -210,6 +220,8 @@ describe('cursor paging', () => {
       Buffer.from('{"o":"name,id","v":[1]}').toString('base64url'),
       Buffer.from('[1,2]').toString('base64url'),
       Buffer.from('{"o":"name,id","v":[{"x":1},2]}').toString('base64url'),
+      Buffer.from('{"o":"name,id","v":["Company 001","7"]}').toString('base64url'),
+      Buffer.from('{"o":"name,id","v":[5,7]}').toString('base64url'),
       '%%%',
     ]) {
       const answer = await api.list('/api/v1/companies', { ...scope, pageSize: 5, sort: 'name', cursor: bad });

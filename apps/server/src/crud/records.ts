@@ -3,6 +3,7 @@ import path from 'node:path';
 import { requiredPermissions } from '@data-platform/shared/entities/access';
 import { allFields, type EntityDescription, isWritable } from '@data-platform/shared/entities/entity';
 import { entityList, findEntity } from '@data-platform/shared/entities/registry';
+import type { FieldType } from '@data-platform/shared/fields/field-types';
 import type { ListQuery } from '@data-platform/shared/query/list-query';
 import { type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
@@ -20,12 +21,28 @@ import {
   orderSignature,
   selectionSql,
 } from './list-compiler.ts';
-import { column, pgArrayLiteral, writeColumns } from './sql-fragments.ts';
+import { column, fieldOf, pgArrayLiteral, writeColumns } from './sql-fragments.ts';
 
 /** Lists count exactly up to this many rows; above it they answer the planner's estimate. */
 export const EXACT_COUNT_CAP = 10_000;
 
-const cursorSchema = z.object({ o: z.string(), v: z.array(z.union([z.string(), z.number(), z.null()])) });
+const cursorSchema = z.object({ o: z.string(), v: z.array(z.union([z.string(), z.number(), z.boolean(), z.null()])) });
+
+const numberTypes: ReadonlySet<FieldType> = new Set([
+  'integer',
+  'year',
+  'decimal',
+  'percent',
+  'amount',
+  'money',
+  'reference',
+]);
+
+/** The JSON type a sort key's value has in a cursor, as the database wrote it. */
+function cursorValueType(type: FieldType): 'number' | 'boolean' | 'string' {
+  if (numberTypes.has(type)) return 'number';
+  return type === 'boolean' ? 'boolean' : 'string';
+}
 
 function encodeCursor(signature: string, values: unknown[]): string {
   return Buffer.from(JSON.stringify({ o: signature, v: values })).toString('base64url');
@@ -42,8 +59,15 @@ function decodeCursor(entity: EntityDescription, query: ListQuery): unknown[] | 
   }
   const parsed = cursorSchema.safeParse(decoded);
   if (!parsed.success) throw bad;
-  if (parsed.data.o !== orderSignature(query) || parsed.data.v.length !== orderKeyCount(entity, query)) throw bad;
-  return parsed.data.v;
+  const values = parsed.data.v;
+  if (parsed.data.o !== orderSignature(query) || values.length !== orderKeyCount(entity, query)) throw bad;
+  // The sort keys are the last values (a search rank may come first); each must have its field's type.
+  const offset = values.length - query.sort.length;
+  query.sort.forEach((key, i) => {
+    const value = values[offset + i];
+    if (value !== null && typeof value !== cursorValueType(fieldOf(entity, key.field).type)) throw bad;
+  });
+  return values;
 }
 
 export interface ListPage {
