@@ -187,7 +187,11 @@ export function registerAuthRoutes(app: FastifyInstance, database: Database, con
             on conflict (email) do nothing returning id`,
           tx,
         );
-        if (!created) return;
+        if (!created) {
+          // Spend the hashing a new request spends, so the time taken does not tell that the email is in use.
+          await hashPassword(password);
+          return;
+        }
         await setPassword(database, Number(created.id), password, tx);
         await recordAudit(
           database,

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type AccountServer,
   invitedUser,
+  postFrom,
   roleIdOf,
   signIn,
   strongPassword,
@@ -203,6 +204,28 @@ describe('access requests', () => {
     expectGenericSignInRefusal(wrong);
     expect(wrong.body).toEqual(unknown.body);
     expect((await admin.post(`/api/v1/users/${row?.id}/approve`, { roleId: roleIds.Viewer })).status).toBe(409);
+  });
+
+  it('takes as long for an email in use as for a new one', async () => {
+    // From an address of its own: registering is limited per address.
+    const timed = async (email: string) => {
+      const started = performance.now();
+      const answer = await postFrom('127.0.0.6', server.url, '/api/v1/auth/register', {
+        email,
+        firstName: 'Timed',
+        lastName: 'Request',
+        password: strongPassword(),
+      });
+      expect(answer.status).toBe(202);
+      return performance.now() - started;
+    };
+    const emails = [uniqueEmail('timed'), uniqueEmail('timed'), uniqueEmail('timed')];
+    const fresh: number[] = [];
+    const known: number[] = [];
+    for (const email of emails) fresh.push(await timed(email));
+    for (const email of emails) known.push(await timed(email));
+    // Hashing the password dominates a new request; an email in use must not skip it.
+    expect(Math.min(...known)).toBeGreaterThan(Math.min(...fresh) * 0.5);
   });
 
   it('answers a request for an email in use the same, and changes nothing', async () => {
