@@ -147,7 +147,8 @@ export function registerAuthRoutes(app: FastifyInstance, database: Database, con
     schema: { tags, summary: 'Sign out (revokes the token)', response: { 204: z.null(), 401: errorBodySchema } },
     handler: async (request, reply) => {
       await revokeSession(database, request.actor.sessionId as number);
-      await recordAudit(database, { type: 'signOut', actorId: request.actor.userId, ip: request.ip });
+      const { userId } = request.actor;
+      await recordAudit(database, { type: 'signOut', actorId: userId, ip: request.ip, targetUserId: userId });
       return reply.code(204).send(null);
     },
   });
