@@ -1,0 +1,143 @@
+import path from 'node:path';
+import { companies } from '@data-platform/shared/entities/companies';
+import { contacts } from '@data-platform/shared/entities/contacts';
+import { deals } from '@data-platform/shared/entities/deals';
+import { firms } from '@data-platform/shared/entities/firms';
+import { fundPerformances } from '@data-platform/shared/entities/fund-performances';
+import { funds } from '@data-platform/shared/entities/funds';
+import { investors } from '@data-platform/shared/entities/investors';
+import { notes } from '@data-platform/shared/entities/notes';
+import { ADMINISTRATOR } from '@data-platform/shared/permissions';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { hashPassword } from '../src/auth/passwords.ts';
+import { configFromEnv } from '../src/config.ts';
+import { type Database, openDatabase } from '../src/db/client.ts';
+import { bootstrapAccounts } from '../src/domain/bootstrap.ts';
+import { countsForScale, QUARTERS } from '../src/seed/generator.ts';
+import { BULK_SCALE, formatTiming, seedDatabase, type TableTiming, timingHeader } from '../src/seed/load.ts';
+import { tablesWithRows, truncateData } from '../src/seed/tables.ts';
+
+/** Where the benchmark's data lives and how the server is pointed at it. */
+export interface BenchTarget {
+  kind: 'postgres' | 'pglite';
+  /** A name for results files: `postgres` or `pglite`. */
+  label: string;
+  /** DATABASE_URL for the server, when PostgreSQL. */
+  url?: string;
+  /** DATA_DIR for the server (PGlite keeps its data under `${dataDir}/pglite`). */
+  dataDir: string;
+}
+
+/**
+ * A database of its own for each scale: `dp_bench_<N>` on the PostgreSQL
+ * server of DATABASE_URL (created when missing), else PGlite under
+ * `.bench-data/pglite-<N>`.
+ */
+export async function benchTarget(scale: number, databaseUrl: string | undefined): Promise<BenchTarget> {
+  const benchData = path.resolve(import.meta.dirname, '..', '.bench-data');
+  if (!databaseUrl) return { kind: 'pglite', label: 'pglite', dataDir: path.join(benchData, `pglite-${scale}`) };
+  const name = `dp_bench_${scale}`;
+  const admin = new pg.Client({ connectionString: databaseUrl });
+  await admin.connect();
+  try {
+    const { rowCount } = await admin.query('select 1 from pg_database where datname = $1', [name]);
+    if (!rowCount) await admin.query(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(databaseUrl);
+  url.pathname = `/${name}`;
+  return {
+    kind: 'postgres',
+    label: 'postgres',
+    url: url.toString(),
+    dataDir: path.join(benchData, `postgres-${scale}`),
+  };
+}
+
+export function openTarget(target: BenchTarget): Promise<Database> {
+  return openDatabase({ url: target.url, dataDir: path.join(target.dataDir, 'pglite'), poolSize: 4 });
+}
+
+/** The bench signs in as this administrator, made in the bench database only. */
+export const benchAccount = { email: 'bench@bench.example', password: 'bench passphrase, not a secret' };
+
+/**
+ * Built-in roles as the server's first start makes them, and the bench's own
+ * administrator (created or given back its password), so that the bench can
+ * sign in whatever else the database holds.
+ */
+export async function ensureBenchAccount(database: Database, dataDir: string): Promise<void> {
+  await bootstrapAccounts(database, configFromEnv({ DATA_DIR: dataDir, ADMIN_PASSWORD: benchAccount.password }));
+  const passwordHash = await hashPassword(benchAccount.password);
+  await database.db.transaction(async (tx) => {
+    const [user] = await database.rows<{ id: number }>(
+      sql`insert into users (email, first_name, last_name, status, role_id)
+        select ${benchAccount.email}, 'Bench', 'Runner', 'active', id from roles where name = ${ADMINISTRATOR}
+        on conflict (email) do update set status = 'active', role_id = excluded.role_id
+        returning id::int as id`,
+      tx,
+    );
+    if (!user) throw new Error(`No ${ADMINISTRATOR} role`);
+    await database.rows(
+      sql`insert into user_credentials (user_id, password_hash) values (${user.id}, ${passwordHash})
+        on conflict (user_id) do update set password_hash = excluded.password_hash`,
+      tx,
+    );
+  });
+}
+
+/** True when the data tables hold exactly the records a seed at this scale makes. */
+async function seededAt(database: Database, scale: number): Promise<boolean> {
+  const counts = countsForScale(scale);
+  const expected: Record<string, number> = {
+    [firms.table]: counts.firms,
+    [funds.table]: counts.funds,
+    [fundPerformances.table]: counts.funds * QUARTERS,
+    [companies.table]: counts.companies,
+    [contacts.table]: counts.contacts,
+    [deals.table]: counts.deals,
+    [investors.table]: counts.investors,
+    [notes.table]: counts.notes,
+  };
+  const rows = await database.rows<{ name: string; n: number }>(
+    sql.join(
+      Object.keys(expected).map(
+        (table) => sql`select ${table}::text as name, count(*)::int as n from ${sql.identifier(table)}`,
+      ),
+      sql` union all `,
+    ),
+  );
+  return rows.every((r) => r.n === expected[r.name]);
+}
+
+/**
+ * Makes sure the database holds a seed at `scale`, reusing one that does.
+ * Companies a previous run created are deleted and versions put back to 1
+ * first, so that runs start from the same data.
+ */
+export async function ensureSeeded(
+  database: Database,
+  scale: number,
+  log: (line: string) => void,
+): Promise<TableTiming[] | null> {
+  const table = sql.identifier(companies.table);
+  await database.db.execute(sql`delete from ${table} where id > ${scale}`);
+  await database.db.execute(sql`update ${table} set version = 1 where version <> 1`);
+  if (await seededAt(database, scale)) {
+    log(`Reusing the ${database.kind} database seeded at scale ${scale}`);
+    return null;
+  }
+  const filled = await tablesWithRows(database);
+  if (filled.length > 0) {
+    log(`The ${database.kind} bench database holds another dataset (${filled.join(', ')}): emptying it`);
+    await truncateData(database);
+  }
+  log(`Seeding ${database.kind} at scale ${scale}`);
+  log(timingHeader);
+  return seedDatabase(database, countsForScale(scale), {
+    bulk: scale >= BULK_SCALE,
+    onTable: (t) => log(formatTiming(t)),
+  });
+}
