@@ -173,6 +173,14 @@ describe('sessions', () => {
     expectUnauthenticated(await client.get('/api/v1/auth/me'));
   });
 
+  it('last 30 minutes idle and 12 hours at most unless configured otherwise', () => {
+    const defaults = configFromEnv({});
+    expect(defaults.sessionIdleMs).toBe(30 * 60_000);
+    expect(defaults.sessionMaxMs).toBe(12 * 3_600_000);
+    expect(defaults.invitationTtlMs).toBe(7 * 86_400_000);
+    expect(defaults.passwordResetTtlMs).toBe(60 * 60_000);
+  });
+
   it('answers 401 to a made-up or malformed token', async () => {
     const madeUp = withToken(server.url, 'A'.repeat(43));
     expectUnauthenticated(await madeUp.get('/api/v1/auth/me'));
@@ -460,6 +468,8 @@ describe('routes that need a token', () => {
       answeredOpen.every((r) => r.endsWith('→ 400')),
       answeredOpen.join('\n'),
     ).toBe(true);
+    // The guard does not depend on a route being documented, or existing.
+    expectUnauthenticated(await anonymous().get('/api/v1/no-such-route'));
   });
 
   it('answers 401 to a revoked token on data, users, roles and outbox routes', async () => {

@@ -216,6 +216,44 @@ describe('custom roles', () => {
   });
 });
 
+describe('a role with no permissions', () => {
+  /** Routes anyone signed in may use: their own account, the user and role lists, reference data, the dashboard. */
+  const allowed = [
+    /^GET \/api\/v1\/auth\/me$/,
+    /^GET \/api\/v1\/(users|roles|countries|currencies|states)(\/1|\/1\/states)?$/,
+    /^POST \/api\/v1\/(users|roles|countries|currencies|states)\/query$/,
+    /^GET \/api\/v1\/configs\/summaries$/,
+  ];
+  // Not called: they would end or change the session the loop runs with.
+  const ownSession = ['POST /api/v1/auth/logout', 'POST /api/v1/auth/change-password'];
+
+  it('gets 403 naming a permission on every other route of the API', async () => {
+    const user = await invitedUser(accounts, (await createRole([])).id);
+    const document = (await admin.get<{ paths: Record<string, Record<string, unknown>> }>('/api/openapi.json')).body;
+    const routes = Object.entries(document.paths).flatMap(([path, operations]) =>
+      Object.keys(operations).map((method) => `${method.toUpperCase()} ${path.replace(/\{[^}]+\}/g, '1')}`),
+    );
+    const open = ['login', 'register', 'forgot-password', 'reset-password', 'accept-invitation'];
+    const refusedWithout: string[] = [];
+    for (const route of routes) {
+      const [method, path] = route.split(' ') as [string, string];
+      if (!path.startsWith('/api/v1/') || open.some((name) => path === `/api/v1/auth/${name}`)) continue;
+      if (ownSession.includes(route)) continue;
+      const answer = await user.api.send(method, path, ['POST', 'PATCH'].includes(method) ? { body: {} } : {});
+      if (allowed.some((pattern) => pattern.test(route))) {
+        expect(answer.status, `${route}: ${JSON.stringify(answer.body)}`).not.toBe(403);
+        continue;
+      }
+      expect(answer.status, `${route}: ${JSON.stringify(answer.body)}`).toBe(403);
+      expect(errorOf(answer).message).toMatch(/needs [a-zA-Z]+:[a-zA-Z]+/);
+      refusedWithout.push(route);
+    }
+    expect(refusedWithout).toContain('POST /api/v1/roles');
+    expect(refusedWithout).toContain('GET /api/v1/audit-events');
+    expect(refusedWithout.length).toBeGreaterThan(80);
+  });
+});
+
 describe('a role without investors:read', () => {
   let user: TestUser;
   let deal: Row;
