@@ -1,0 +1,147 @@
+import type { ListResponse } from '@data-platform/shared/query/list-query';
+import { createSlice, type Reducer } from '@reduxjs/toolkit';
+import { COUNTRIES_PAGE_SIZE } from '../constants.ts';
+import { logout } from './auth-slice.ts';
+import { apiRequest, queryString, toFailure } from './http.ts';
+import { createApiThunk, type TokenState } from './thunk.ts';
+
+/** The record data areas of the spec, one per resource, all of the same shape. */
+export const resourceAreas = [
+  'companies',
+  'entityFieldTypes',
+  'customFields',
+  'customFieldGroups',
+  'countries',
+  'currencies',
+  'funds',
+  'contacts',
+  'users',
+  'contactCompanies',
+  'contactFunds',
+  'firms',
+  'deals',
+  'contactDeals',
+  'dealCompanies',
+  'files',
+  'notes',
+  'investors',
+  'contactInvestors',
+  'dealInvestors',
+  'fundPerformances',
+] as const;
+export type ResourceArea = (typeof resourceAreas)[number];
+
+/** A row as the API answers it: `id` plus what was selected and joined. */
+export type Row = { id: number } & Record<string, unknown>;
+
+/** The rows of a resource loaded so far, for one query, page after page. */
+export interface ResourceState {
+  items: Row[];
+  total: number | null;
+  totalExact: boolean;
+  nextCursor: string | null;
+  status: 'idle' | 'loading' | 'loaded' | 'failed';
+  error: string | null;
+  /** The query string the items answer. */
+  query: string | null;
+  /** The latest request; answers of older ones are dropped. */
+  requestId: string | null;
+}
+
+export const initialResourceState: ResourceState = {
+  items: [],
+  total: null,
+  totalExact: true,
+  nextCursor: null,
+  status: 'idle',
+  error: null,
+  query: null,
+  requestId: null,
+};
+
+export interface GetAllArgs {
+  resource: ResourceArea;
+  /** List parameters (`select`, `join`, `filter[x][op]`, `sort`, `page`, `pageSize`), in order. */
+  query: [string, string][];
+  /** Continue after the last loaded row (Load More...). */
+  cursor?: string;
+  /** Only when nothing was loaded or asked for yet. */
+  once?: boolean;
+}
+
+/** The generic get-all of a resource: one page of `GET /api/v1/{resource}`. */
+export const getAll = createApiThunk(
+  'resources/getAll',
+  async ({ resource, query, cursor }: GetAllArgs, { getState, rejectWithValue, signal }) => {
+    const search = queryString(cursor ? [...query, ['cursor', cursor]] : query);
+    try {
+      return await apiRequest<ListResponse<Row>>(`/api/v1/${resource}${search ? `?${search}` : ''}`, {
+        token: getState().auth.token,
+        signal,
+      });
+    } catch (error) {
+      return rejectWithValue(toFailure(error));
+    }
+  },
+  {
+    condition: ({ resource, once }, { getState }) =>
+      !once || (getState() as TokenState & Record<ResourceArea, ResourceState>)[resource].status === 'idle',
+  },
+);
+
+/** The countries with their states, fetched once per session. */
+export const loadCountries = () =>
+  getAll({
+    resource: 'countries',
+    query: [
+      ['join', 'states(id,name)'],
+      ['page', '1'],
+      ['pageSize', String(COUNTRIES_PAGE_SIZE)],
+      ['select', 'name,phoneCode,emoji,createdAt'],
+    ],
+    once: true,
+  });
+
+function resourceSlice(name: ResourceArea) {
+  const mine = (arg: GetAllArgs) => arg.resource === name;
+  return createSlice({
+    name,
+    initialState: initialResourceState,
+    reducers: {},
+    extraReducers: (builder) => {
+      builder
+        .addCase(getAll.pending, (state, { meta }) => {
+          if (!mine(meta.arg)) return;
+          const query = queryString(meta.arg.query);
+          if (!meta.arg.cursor && state.query !== query) {
+            state.items = [];
+            state.total = null;
+            state.nextCursor = null;
+          }
+          state.query = query;
+          state.status = 'loading';
+          state.error = null;
+          state.requestId = meta.requestId;
+        })
+        .addCase(getAll.fulfilled, (state, { meta, payload }) => {
+          if (!mine(meta.arg) || meta.requestId !== state.requestId) return;
+          state.items = meta.arg.cursor ? [...state.items, ...payload.data] : payload.data;
+          state.total = payload.total;
+          state.totalExact = payload.totalExact;
+          state.nextCursor = payload.nextCursor;
+          state.status = 'loaded';
+        })
+        .addCase(getAll.rejected, (state, { meta, payload, error }) => {
+          if (!mine(meta.arg) || meta.requestId !== state.requestId) return;
+          state.status = 'failed';
+          state.error = payload?.message ?? error.message ?? 'Unknown error';
+        })
+        // Another user may sign in next: nothing of this session stays.
+        .addCase(logout, () => initialResourceState);
+    },
+  });
+}
+
+export const resourceReducers = Object.fromEntries(
+  resourceAreas.map((name) => [name, resourceSlice(name).reducer]),
+) as Record<ResourceArea, Reducer<ResourceState>>;

@@ -1,0 +1,102 @@
+// @vitest-environment jsdom
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { TOKEN_STORAGE_KEY } from '../constants.ts';
+import { login } from './auth-slice.ts';
+import { setDefaultShows } from './layouts-slice.ts';
+import { getAll } from './resource-slices.ts';
+import { createStore } from './store.ts';
+
+const COUNTRIES = '/api/v1/countries?join=states(id,name)&page=1&pageSize=300&select=name,phoneCode,emoji,createdAt';
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const countriesPage = {
+  data: [{ id: 1, name: 'France', phoneCode: '33', emoji: '🇫🇷', createdAt: '2024-01-01T00:00:00Z', states: [] }],
+  page: 1,
+  pageSize: 300,
+  total: 1,
+  totalExact: true,
+  nextCursor: null,
+};
+const user = {
+  id: 1,
+  email: 'a@b.c',
+  firstName: null,
+  lastName: null,
+  fullName: 'a@b.c',
+  status: 'active',
+  role: null,
+};
+
+let calls: { url: string; authorization: string | null }[];
+function answer(route: (url: string) => Response) {
+  calls = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init: RequestInit) => {
+      calls.push({ url, authorization: new Headers(init.headers).get('authorization') });
+      return route(url);
+    }),
+  );
+}
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+describe('the store', () => {
+  beforeEach(() => localStorage.clear());
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('fetches the countries once at start when a token is kept, with the exact query, into the countries area', async () => {
+    localStorage.setItem(TOKEN_STORAGE_KEY, 'kept');
+    answer(() => json(countriesPage));
+    const { store } = createStore();
+    await settle();
+    expect(calls).toEqual([{ url: COUNTRIES, authorization: 'Bearer kept' }]);
+    expect(store.getState().countries.items).toEqual(countriesPage.data);
+    await store.dispatch(getAll({ resource: 'countries', query: [['page', '1']], once: true }));
+    expect(calls).toHaveLength(1);
+  });
+
+  it('fetches nothing at start without a token; signing in keeps the token and fetches the countries', async () => {
+    answer((url) => (url.endsWith('/auth/login') ? json({ accessToken: 'fresh', user }) : json(countriesPage)));
+    const { store } = createStore();
+    await settle();
+    expect(calls).toEqual([]);
+    await store.dispatch(login({ email: 'a@b.c', password: 'x' }));
+    await settle();
+    expect(localStorage.getItem(TOKEN_STORAGE_KEY)).toBe('fresh');
+    expect(calls.map((call) => call.url)).toEqual(['/api/v1/auth/login', COUNTRIES]);
+    expect(calls[1]?.authorization).toBe('Bearer fresh');
+  });
+
+  it('signs out when a call that carried the token answers 401, and forgets the token', async () => {
+    localStorage.setItem(TOKEN_STORAGE_KEY, 'expired');
+    answer(() => json({ error: { code: 'unauthenticated', message: 'Sign in to continue' } }, 401));
+    const { store } = createStore();
+    await settle();
+    expect(store.getState().auth.token).toBeNull();
+    expect(localStorage.getItem(TOKEN_STORAGE_KEY)).toBeNull();
+  });
+
+  it('does not sign out on a failed sign-in (401 without a token)', async () => {
+    answer(() =>
+      json({ error: { code: 'invalid_credentials', message: 'The email or the password is not right' } }, 401),
+    );
+    const { store } = createStore();
+    const result = await store.dispatch(login({ email: 'a@b.c', password: 'wrong' }));
+    expect(login.rejected.match(result) && result.payload?.message).toBe('The email or the password is not right');
+    expect(store.getState().auth.loading).toBe(false);
+  });
+
+  it('persists the layouts, and only them', async () => {
+    answer(() => json(countriesPage));
+    const { store, persistor } = createStore();
+    await new Promise<void>((resolve) => {
+      if (persistor.getState().bootstrapped) resolve();
+      else persistor.subscribe(() => persistor.getState().bootstrapped && resolve());
+    });
+    store.dispatch(setDefaultShows({ rootPath: '/deals', shows: ['name'] }));
+    await persistor.flush();
+    const kept = Object.keys(localStorage).filter((key) => key.startsWith('persist:'));
+    expect(kept).toEqual(['persist:layouts']);
+    expect(JSON.parse(localStorage.getItem('persist:layouts') ?? '{}').defaultShows).toBe('{"/deals":["name"]}');
+  });
+});
