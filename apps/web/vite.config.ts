@@ -1,7 +1,58 @@
+import { gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+import { bootScript } from './src/app/boot-script.ts';
+
+/** The JavaScript a first visit must load before anything shows, gzipped. */
+const INITIAL_JS_BUDGET_BYTES = 300 * 1024;
+
+/** Puts the theme and language boot script into index.html, inline, before any stylesheet or module. */
+function bootScriptPlugin(): Plugin {
+  return {
+    name: 'data-platform-boot-script',
+    transformIndexHtml: (html) => html.replace(/<!-- boot-script:[^>]*-->/, `<script>${bootScript()}</script>`),
+  };
+}
+
+/**
+ * Measures the initial JavaScript (the entry chunk and every chunk it imports
+ * statically), prints it, writes it to dist/initial-js.json and fails the
+ * build above the budget. Lazy routes are not counted: they load on demand.
+ */
+function initialJsBudget(): Plugin {
+  return {
+    name: 'data-platform-initial-js-budget',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      const chunks = new Map(
+        Object.values(bundle).flatMap((item) => (item.type === 'chunk' ? [[item.fileName, item] as const] : [])),
+      );
+      const entry = [...chunks.values()].find((chunk) => chunk.isEntry);
+      if (!entry) return;
+      const initial = new Set<string>();
+      const visit = (fileName: string) => {
+        if (initial.has(fileName)) return;
+        initial.add(fileName);
+        for (const imported of chunks.get(fileName)?.imports ?? []) visit(imported);
+      };
+      visit(entry.fileName);
+      const files = [...initial].map((fileName) => ({
+        file: fileName,
+        gzipBytes: gzipSync(chunks.get(fileName)?.code ?? '').length,
+      }));
+      const gzipBytes = files.reduce((sum, file) => sum + file.gzipBytes, 0);
+      const report = { gzipBytes, budgetBytes: INITIAL_JS_BUDGET_BYTES, files };
+      this.emitFile({ type: 'asset', fileName: 'initial-js.json', source: `${JSON.stringify(report, null, 2)}\n` });
+      const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+      console.log(`initial JavaScript: ${kb(gzipBytes)} gzip (budget ${kb(INITIAL_JS_BUDGET_BYTES)})`);
+      if (gzipBytes > INITIAL_JS_BUDGET_BYTES) {
+        this.error(`Initial JavaScript is ${kb(gzipBytes)} gzip, above the budget of ${kb(INITIAL_JS_BUDGET_BYTES)}`);
+      }
+    },
+  };
+}
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), bootScriptPlugin(), initialJsBudget()],
   server: { proxy: { '/api': 'http://127.0.0.1:3000' } },
 });

@@ -1,12 +1,24 @@
+import '@fontsource-variable/inter/wght.css';
+import '@mantine/core/styles.css';
+import './app/global.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { StatusPage } from './status-page.tsx';
+import { App } from './app/app.tsx';
+import { startNotifications } from './app/notifications.ts';
+import { createAppRouter } from './app/router.tsx';
+import { startI18n } from './i18n/i18n.ts';
+import { createStore } from './store/store.ts';
+
+await startI18n();
+const { store, persistor, listeners } = createStore();
+startNotifications(listeners);
+const router = createAppRouter(store);
 
 const root = document.getElementById('root');
 if (root) {
   createRoot(root).render(
     <StrictMode>
-      <StatusPage />
+      <App store={store} persistor={persistor} router={router} />
     </StrictMode>,
   );
 }

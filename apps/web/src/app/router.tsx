@@ -1,0 +1,154 @@
+import type { Permission } from '@data-platform/shared/permissions';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import {
+  createBrowserRouter,
+  data,
+  type LoaderFunctionArgs,
+  Outlet,
+  type RouteObject,
+  redirect,
+  ScrollRestoration,
+  useLocation,
+} from 'react-router';
+import { canRead, holds } from '../entity/access.ts';
+import { availableResourceRoutes } from '../entity/resource-routes.ts';
+import { i18n } from '../i18n/i18n.ts';
+import { languageOfPath, languages } from '../i18n/languages.ts';
+import { type CurrentUser, loadCurrentUser } from '../store/auth-slice.ts';
+import type { AppStore } from '../store/store.ts';
+import { ErrorPage } from './error-page.tsx';
+import { PublicLayout } from './public-layout.tsx';
+import { Shell, signInPathFor } from './shell.tsx';
+
+/** The router's top: follows a language named in the address, restores scrolling. */
+function Root() {
+  const { i18n: instance } = useTranslation();
+  const language = languageOfPath(useLocation().pathname);
+  useEffect(() => {
+    if (language && language !== instance.resolvedLanguage) void instance.changeLanguage(language);
+  }, [language, instance]);
+  return (
+    <>
+      <Outlet />
+      <ScrollRestoration />
+    </>
+  );
+}
+
+/** Nothing shows while the first loaders run: the splash covers that moment. */
+function NothingYet() {
+  return null;
+}
+
+const forbidden = () => data(null, { status: 403, statusText: i18n.t('errors:forbidden') });
+
+/** Builds the routes; loaders read the store (who is signed in, what they may do). */
+export function createAppRouter(store: AppStore) {
+  let loadingUser: Promise<unknown> | undefined;
+
+  /** The signed-in user, loading it once when only the token is known (a kept session). */
+  async function signedInUser(): Promise<CurrentUser | undefined> {
+    const { auth } = store.getState();
+    if (!auth.token) return undefined;
+    if (auth.currentUser) return auth.currentUser.user;
+    loadingUser ??= store.dispatch(loadCurrentUser()).finally(() => {
+      loadingUser = undefined;
+    });
+    const result = await loadingUser;
+    const user = store.getState().auth.currentUser?.user;
+    if (!user && store.getState().auth.token && loadCurrentUser.rejected.match(result)) {
+      // Not a session end (that signs out): the server is down or failing.
+      throw data(null, { status: result.payload?.status || 503, statusText: result.payload?.message });
+    }
+    return user;
+  }
+
+  async function requireUser({ request }: LoaderFunctionArgs): Promise<CurrentUser> {
+    const user = await signedInUser();
+    if (!user) {
+      const url = new URL(request.url);
+      throw redirect(signInPathFor(url.pathname, url.search));
+    }
+    return user;
+  }
+
+  const requireRead = (resource: string) => async (args: LoaderFunctionArgs) => {
+    if (!canRead(await requireUser(args), resource)) throw forbidden();
+    return null;
+  };
+  const requirePermission = (permission: Permission) => async (args: LoaderFunctionArgs) => {
+    if (!holds(await requireUser(args), [permission])) throw forbidden();
+    return null;
+  };
+
+  const publicRoutes: RouteObject[] = [
+    {
+      path: 'sign-in',
+      lazy: async () => ({ Component: (await import('../features/auth/sign-in-page.tsx')).SignInPage }),
+    },
+    {
+      path: 'forgot-password',
+      lazy: async () => ({ Component: (await import('../features/auth/forgot-password-page.tsx')).ForgotPasswordPage }),
+    },
+    {
+      path: 'reset-password',
+      lazy: async () => ({ Component: (await import('../features/auth/reset-password-page.tsx')).ResetPasswordPage }),
+    },
+    {
+      path: 'register',
+      lazy: async () => ({ Component: (await import('../features/auth/register-page.tsx')).RegisterPage }),
+    },
+  ];
+
+  const signedInRoutes: RouteObject[] = [
+    {
+      index: true,
+      loader: requireUser,
+      lazy: async () => ({ Component: (await import('../features/dashboard/home-page.tsx')).HomePage }),
+    },
+    ...availableResourceRoutes.map(
+      (route): RouteObject => ({
+        path: route.path.slice(1),
+        loader: requireRead(route.resource),
+        lazy: async () => {
+          const { ListPage } = await import('../entity/list-page.tsx');
+          return { element: <ListPage resource={route.resource} rootPath={route.path} /> };
+        },
+      }),
+    ),
+    {
+      path: 'change-password',
+      loader: requireUser,
+      lazy: async () => ({ Component: (await import('../features/auth/change-password-page.tsx')).ChangePasswordPage }),
+    },
+    {
+      path: 'outbox',
+      loader: requirePermission('users:manage'),
+      lazy: async () => ({ Component: (await import('../features/outbox/outbox-page.tsx')).OutboxPage }),
+    },
+  ];
+
+  const appRoutes: RouteObject[] = [
+    { element: <PublicLayout />, children: publicRoutes },
+    {
+      loader: requireUser,
+      element: <Shell />,
+      // Errors of a signed-in page show inside the shell, with the sidebar still there.
+      children: [{ errorElement: <ErrorPage />, children: signedInRoutes }],
+    },
+  ];
+
+  return createBrowserRouter([
+    {
+      path: '/',
+      element: <Root />,
+      errorElement: <ErrorPage />,
+      HydrateFallback: NothingYet,
+      // Every screen also lives under a language prefix: /fr/deals shows the deals in French.
+      children: [...appRoutes, ...languages.map((language) => ({ path: language, children: appRoutes }))],
+    },
+  ]);
+}
+
+export type AppRouter = ReturnType<typeof createAppRouter>;

@@ -1,0 +1,117 @@
+import { AppShell, Burger, Group, Image, NavLink, ScrollArea, Text, UnstyledButton } from '@mantine/core';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import {
+  IconArrowsExchange,
+  IconBuildingBank,
+  IconBuildingSkyscraper,
+  IconChartLine,
+  IconCoins,
+  IconDatabaseCog,
+  IconHome,
+  IconMail,
+  IconPigMoney,
+  IconUsers,
+  IconUsersGroup,
+} from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { Link, Navigate, Outlet, useLocation } from 'react-router';
+import { canRead, holds } from '../entity/access.ts';
+import { availableResourceRoutes } from '../entity/resource-routes.ts';
+import { languageOfPath, stripLanguage, withLanguage } from '../i18n/languages.ts';
+import { useLocalizedPath } from '../i18n/use-localized-path.ts';
+import { useAppSelector } from '../store/hooks.ts';
+import logo from './logo.svg';
+import classes from './shell.module.css';
+import { UserMenu } from './user-menu.tsx';
+
+const icons: Record<string, typeof IconHome> = {
+  companies: IconBuildingSkyscraper,
+  funds: IconPigMoney,
+  contacts: IconUsersGroup,
+  firms: IconBuildingBank,
+  deals: IconArrowsExchange,
+  investors: IconCoins,
+  fundPerformances: IconChartLine,
+  users: IconUsers,
+  entityFieldTypes: IconDatabaseCog,
+};
+
+/** `/sign-in?redirect=<where the user was>`, under the same language prefix. */
+export function signInPathFor(pathname: string, search: string): string {
+  const signIn = withLanguage('/sign-in', languageOfPath(pathname));
+  return `${signIn}?redirect=${encodeURIComponent(`${pathname}${search}`)}`;
+}
+
+/** The signed-in layout: header with the user's menu, sidebar, and the page. */
+export function Shell() {
+  const { t } = useTranslation(['common', 'entities']);
+  const [opened, { toggle, close }] = useDisclosure();
+  // Below the `sm` breakpoint the closed sidebar is off screen: out of the tab order and the accessibility tree too.
+  const narrow = useMediaQuery('(max-width: 47.99em)');
+  const location = useLocation();
+  const localized = useLocalizedPath();
+  const token = useAppSelector((state) => state.auth.token);
+  const user = useAppSelector((state) => state.auth.currentUser?.user);
+
+  // The session ended (signed out elsewhere, expired, revoked): sign in, then come back here.
+  if (!token) return <Navigate to={signInPathFor(location.pathname, location.search)} replace />;
+
+  const current = stripLanguage(location.pathname);
+  const isActive = (path: string) => (path === '/' ? current === '/' : current.startsWith(path));
+  const links = [
+    { path: '/', label: t('nav.home'), Icon: IconHome },
+    ...availableResourceRoutes
+      .filter((route) => canRead(user, route.resource))
+      .map((route) => ({
+        path: route.path,
+        label: route.labelKey ? t(route.labelKey) : t(`entities:resources.${route.resource}.other`),
+        Icon: icons[route.resource] ?? IconDatabaseCog,
+      })),
+    ...(holds(user, ['users:manage']) ? [{ path: '/outbox', label: t('nav.outbox'), Icon: IconMail }] : []),
+  ];
+
+  return (
+    <AppShell
+      header={{ height: 56 }}
+      navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }}
+      padding={{ base: 'sm', sm: 'lg' }}
+    >
+      <a href="#main" className={classes.skip}>
+        {t('nav.skipToContent')}
+      </a>
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={t('nav.toggle')} />
+            <UnstyledButton component={Link} to={localized('/')} className={classes.brand}>
+              <Group gap="xs" wrap="nowrap">
+                <Image src={logo} alt="" w={28} h={28} />
+                <Text fw={700}>{t('appName')}</Text>
+              </Group>
+            </UnstyledButton>
+          </Group>
+          {user ? <UserMenu user={user} /> : null}
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="xs" component="nav" aria-label={t('nav.main')} inert={narrow && !opened}>
+        <ScrollArea type="auto">
+          {links.map(({ path, label, Icon }) => (
+            <NavLink
+              key={path}
+              component={Link}
+              to={localized(path)}
+              label={label}
+              leftSection={<Icon size={18} aria-hidden />}
+              active={isActive(path)}
+              aria-current={isActive(path) ? 'page' : undefined}
+              onClick={close}
+            />
+          ))}
+        </ScrollArea>
+      </AppShell.Navbar>
+      <AppShell.Main id="main" tabIndex={-1}>
+        {user ? <Outlet /> : null}
+      </AppShell.Main>
+    </AppShell>
+  );
+}

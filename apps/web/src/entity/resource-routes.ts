@@ -1,0 +1,43 @@
+import type { EntityDescription } from '@data-platform/shared/entities/entity';
+import { findEntity } from '@data-platform/shared/entities/registry';
+import type { ResourceArea } from '../store/resource-slices.ts';
+
+/** A list screen in the sidebar: its root path and the resource it lists. */
+export interface ResourceRoute {
+  path: string;
+  resource: ResourceArea;
+  /** Translation key of the sidebar label when it is not the resource's plural name. */
+  labelKey?: string;
+}
+
+/** The sidebar's list screens, in order. */
+export const resourceRoutes: readonly ResourceRoute[] = [
+  { path: '/companies', resource: 'companies' },
+  { path: '/funds', resource: 'funds' },
+  { path: '/contacts', resource: 'contacts' },
+  { path: '/firms', resource: 'firms' },
+  { path: '/deals', resource: 'deals' },
+  { path: '/investors', resource: 'investors' },
+  { path: '/fund-performances', resource: 'fundPerformances' },
+  { path: '/users', resource: 'users' },
+  { path: '/custom-data', resource: 'entityFieldTypes', labelKey: 'nav.customData' },
+];
+
+/** The list screens whose resource the API describes (custom data comes with its entity description). */
+export const availableResourceRoutes = resourceRoutes.filter((route) => findEntity(route.resource) !== undefined);
+
+/** The list screen of a resource, if it has one. */
+export function listPathOf(resource: string): string | undefined {
+  return availableResourceRoutes.find((route) => route.resource === resource)?.path;
+}
+
+/** `?filter[field][op]=value` for one condition, as the list grammar writes it. */
+export function filterSearch(field: string, op: string, value?: string): string {
+  return `?filter[${field}][${op}]${value === undefined ? '' : `=${encodeURIComponent(value)}`}`;
+}
+
+export function describedEntity(resource: string): EntityDescription {
+  const entity = findEntity(resource);
+  if (!entity) throw new Error(`No entity description for ${resource}`);
+  return entity;
+}

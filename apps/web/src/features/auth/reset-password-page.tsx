@@ -1,0 +1,74 @@
+import { Alert, Anchor, Button, Stack, Text, Title } from '@mantine/core';
+import type { FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { toast } from 'react-toastify';
+import { useLocalizedPath } from '../../i18n/use-localized-path.ts';
+import { useResetPasswordMutation } from '../../store/api.ts';
+import { BackToSignIn } from './back-to-sign-in.tsx';
+import { check, formValues, useFieldErrors } from './form-rules.ts';
+import { checkRepeated, NewPasswordFields } from './new-password-fields.tsx';
+
+/** Reached from the mailed link `/reset-password?token=...`. */
+export function ResetPasswordPage() {
+  const { t } = useTranslation(['auth', 'common']);
+  const [params] = useSearchParams();
+  const token = params.get('token');
+  const navigate = useNavigate();
+  const localized = useLocalizedPath();
+  const [reset, { isLoading }] = useResetPasswordMutation();
+  const { errors, setErrors, fromFailure } = useFieldErrors();
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const values = formValues(event);
+    const found = checkRepeated(
+      values,
+      check(values, { password: 'password', confirmPassword: 'required' }, t),
+      t('validation.mismatch'),
+    );
+    setErrors(found);
+    if (Object.keys(found).length > 0 || !token) return;
+    const result = await reset({ token, password: values.password ?? '' });
+    if (result.error) {
+      fromFailure(result.error);
+      return;
+    }
+    toast.success(t('reset.done'));
+    await navigate(localized('/sign-in'), { replace: true });
+  };
+
+  return (
+    <Stack gap="md">
+      <Title order={1} size="h2">
+        {t('reset.title')}
+      </Title>
+      {token ? (
+        <form onSubmit={submit} noValidate>
+          <Stack gap="md">
+            <Text c="dimmed" size="sm">
+              {t('reset.intro')}
+            </Text>
+            <NewPasswordFields errors={errors} />
+            {errors.token ? (
+              <Alert color="red" role="alert">
+                {errors.token}
+              </Alert>
+            ) : null}
+            <Button type="submit" loading={isLoading} fullWidth>
+              {t('reset.submit')}
+            </Button>
+          </Stack>
+        </form>
+      ) : (
+        <Alert color="orange" role="alert">
+          {t('reset.missingToken')}{' '}
+          <Anchor component={Link} to={localized('/forgot-password')}>
+            {t('common:actions.forgotPassword')}
+          </Anchor>
+        </Alert>
+      )}
+      <BackToSignIn />
+    </Stack>
+  );
+}

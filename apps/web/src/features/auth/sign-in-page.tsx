@@ -1,0 +1,86 @@
+import { Alert, Anchor, Button, Stack, Text, TextInput, Title } from '@mantine/core';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useLocalizedPath } from '../../i18n/use-localized-path.ts';
+import { login } from '../../store/auth-slice.ts';
+import { useAppDispatch, useAppSelector } from '../../store/hooks.ts';
+import { check, formValues, useFieldErrors } from './form-rules.ts';
+import { PasswordField } from './password-field.tsx';
+
+/** Only paths of this site, so that a crafted link cannot send the user elsewhere after sign-in. */
+export function safeRedirect(target: string | null): string | undefined {
+  return target?.startsWith('/') && !target.startsWith('//') && !target.startsWith('/\\') ? target : undefined;
+}
+
+export function SignInPage() {
+  const { t } = useTranslation(['auth', 'common']);
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const localized = useLocalizedPath();
+  const [params] = useSearchParams();
+  const loading = useAppSelector((state) => state.auth.loading);
+  const { errors, setErrors } = useFieldErrors();
+  const [failure, setFailure] = useState<string | null>(null);
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const values = formValues(event);
+    const found = check(values, { email: 'email', password: 'required' }, t);
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
+    setFailure(null);
+    const result = await dispatch(login({ email: values.email ?? '', password: values.password ?? '' }));
+    if (login.fulfilled.match(result)) {
+      await navigate(safeRedirect(params.get('redirect')) ?? localized('/'), { replace: true });
+    } else {
+      setFailure(result.payload?.message ?? t('errors:unexpected'));
+    }
+  };
+
+  return (
+    <form onSubmit={submit} noValidate aria-labelledby="sign-in-title">
+      <Stack gap="md">
+        <Title order={1} size="h2" id="sign-in-title">
+          {t('signIn.title')}
+        </Title>
+        <Text c="dimmed" size="sm">
+          {t('signIn.intro')}
+        </Text>
+        <TextInput
+          name="email"
+          type="email"
+          label={t('fields.email')}
+          autoComplete="username"
+          required
+          error={errors.email}
+          autoFocus
+        />
+        <PasswordField
+          name="password"
+          label={t('fields.password')}
+          autoComplete="current-password"
+          required
+          error={errors.password}
+        />
+        {failure ? (
+          <Alert color="red" role="alert">
+            {failure}
+          </Alert>
+        ) : null}
+        <Button type="submit" loading={loading} fullWidth>
+          {t('signIn.submit')}
+        </Button>
+        <Anchor component={Link} to={localized('/forgot-password')} size="sm">
+          {t('common:actions.forgotPassword')}
+        </Anchor>
+        <Text size="sm">
+          {t('signIn.noAccount')}{' '}
+          <Anchor component={Link} to={localized('/register')}>
+            {t('signIn.requestAccess')}
+          </Anchor>
+        </Text>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,205 @@
+import { Alert, Anchor, Card, Group, Loader, Progress, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { filterSearch, listPathOf } from '../../entity/resource-routes.ts';
+import { useFormat } from '../../i18n/format.ts';
+import { formatTotal } from '../../i18n/totals.ts';
+import { useLocalizedPath } from '../../i18n/use-localized-path.ts';
+import { type GroupCount, loadSummaries } from '../../store/configs-slice.ts';
+import { useAppDispatch, useAppSelector } from '../../store/hooks.ts';
+
+/** A link when there is somewhere to go, plain content otherwise. */
+function MaybeLink({ to, children }: { to: string | undefined; children: ReactNode }) {
+  return to ? (
+    <Anchor component={Link} to={to} underline="hover" c="inherit" display="block">
+      {children}
+    </Anchor>
+  ) : (
+    children
+  );
+}
+
+function Tile({ title, children, testId }: { title: string; children: ReactNode; testId: string }) {
+  return (
+    <Card withBorder radius="md" padding="lg" component="section" aria-label={title} data-testid={testId}>
+      <Title order={2} size="h4" mb="sm">
+        {title}
+      </Title>
+      {children}
+    </Card>
+  );
+}
+
+/** Counts of one field's values, each bar a link to the list filtered on that value. */
+function GroupTile({
+  title,
+  testId,
+  resource,
+  field,
+  groups,
+}: {
+  title: string;
+  testId: string;
+  resource: string;
+  field: string;
+  groups: GroupCount[];
+}) {
+  const { t } = useTranslation(['dashboard', 'common', 'options']);
+  const format = useFormat();
+  const localized = useLocalizedPath();
+  const listPath = listPathOf(resource);
+  const most = Math.max(1, ...groups.map((group) => group.count));
+  return (
+    <Tile title={title} testId={testId}>
+      {groups.length === 0 ? (
+        <Text c="dimmed" size="sm">
+          {t('noData')}
+        </Text>
+      ) : (
+        <Stack gap="xs">
+          {groups.map(({ value, count }) => {
+            const name =
+              value === null
+                ? t('common:values.notSet')
+                : t(value, { ns: 'options', keySeparator: false, nsSeparator: false });
+            const to = listPath
+              ? localized(
+                  `${listPath}${value === null ? filterSearch(field, 'isNull') : filterSearch(field, 'eq', value)}`,
+                )
+              : undefined;
+            return (
+              <MaybeLink key={value ?? ''} to={to}>
+                <Group justify="space-between" gap="xs" wrap="nowrap">
+                  <Text size="sm">{name}</Text>
+                  <Text size="sm" fw={600}>
+                    {format.number(count)}
+                  </Text>
+                </Group>
+                <Progress value={(count / most) * 100} size="sm" aria-hidden />
+              </MaybeLink>
+            );
+          })}
+        </Stack>
+      )}
+    </Tile>
+  );
+}
+
+/** The landing page: the config summaries as a dashboard, each figure a way into its list. */
+export function HomePage() {
+  const { t } = useTranslation(['dashboard', 'common', 'entities']);
+  const dispatch = useAppDispatch();
+  const format = useFormat();
+  const localized = useLocalizedPath();
+  const user = useAppSelector((state) => state.auth.currentUser?.user);
+  const { summaries, error } = useAppSelector((state) => state.configs);
+  const loading = useAppSelector((state) => state.lands.loading);
+
+  useEffect(() => {
+    void dispatch(loadSummaries());
+  }, [dispatch]);
+
+  const { counts, dealsByStage, investorsByFundraisingStatus, fundsByStatus, recentNotes } = summaries;
+
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between">
+        <Title order={1} size="h2">
+          {t('welcome', { name: user?.fullName ?? '' })}
+        </Title>
+        {loading ? <Loader size="sm" aria-label={t('common:list.loading')} /> : null}
+      </Group>
+      {error ? (
+        <Alert color="red" role="alert">
+          {t('loadFailed', { message: error })}
+        </Alert>
+      ) : null}
+      {counts ? (
+        <section aria-label={t('counts')}>
+          <SimpleGrid cols={{ base: 2, sm: 3, lg: 5 }} spacing="sm" data-testid="dashboard-counts">
+            {Object.entries(counts).map(([resource, { total, totalExact }]) => {
+              const path = listPathOf(resource);
+              return (
+                <Card key={resource} withBorder radius="md" padding="md">
+                  <MaybeLink to={path ? localized(path) : undefined}>
+                    <Text size="sm" c="dimmed">
+                      {t(`entities:resources.${resource}.other`)}
+                    </Text>
+                    <Text size="xl" fw={700}>
+                      {formatTotal(total, totalExact, format, t)}
+                    </Text>
+                  </MaybeLink>
+                </Card>
+              );
+            })}
+          </SimpleGrid>
+        </section>
+      ) : null}
+      <SimpleGrid cols={{ base: 1, md: 2, xl: 3 }} spacing="md">
+        {dealsByStage ? (
+          <GroupTile
+            title={t('dealsByStage')}
+            testId="deals-by-stage"
+            resource="deals"
+            field="stage"
+            groups={dealsByStage}
+          />
+        ) : null}
+        {investorsByFundraisingStatus ? (
+          <GroupTile
+            title={t('investorsByFundraisingStatus')}
+            testId="investors-by-fundraising-status"
+            resource="investors"
+            field="fundraisingStatus"
+            groups={investorsByFundraisingStatus}
+          />
+        ) : null}
+        {fundsByStatus ? (
+          <GroupTile
+            title={t('fundsByStatus')}
+            testId="funds-by-status"
+            resource="funds"
+            field="status"
+            groups={fundsByStatus}
+          />
+        ) : null}
+        {recentNotes ? (
+          <Tile title={t('recentNotes')} testId="recent-notes">
+            {recentNotes.length === 0 ? (
+              <Text c="dimmed" size="sm">
+                {t('noNotes')}
+              </Text>
+            ) : (
+              <Stack gap="sm">
+                {recentNotes.map((note) => {
+                  const path = listPathOf(note.entity);
+                  return (
+                    <div key={note.id}>
+                      <Text size="sm" lineClamp={3}>
+                        {note.body}
+                      </Text>
+                      <Text size="xs" c="dimmed">
+                        {t('noteMeta', {
+                          author: note.createdBy?.fullName ?? t('unknownAuthor'),
+                          date: format.dateTime(note.createdAt),
+                        })}
+                        {' · '}
+                        <MaybeLink
+                          to={path ? localized(`${path}${filterSearch('id', 'eq', String(note.recordId))}`) : undefined}
+                        >
+                          {t('noteOn', { resource: t(`entities:resources.${note.entity}.one`), id: note.recordId })}
+                        </MaybeLink>
+                      </Text>
+                    </div>
+                  );
+                })}
+              </Stack>
+            )}
+          </Tile>
+        ) : null}
+      </SimpleGrid>
+    </Stack>
+  );
+}
