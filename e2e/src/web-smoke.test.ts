@@ -2,6 +2,7 @@ import { startTestServer, type TestServer } from '@data-platform/server/testing/
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './browser.ts';
+import { newPage } from './web.ts';
 
 describe('the web build served by the API server', () => {
   let server: TestServer;
@@ -15,24 +16,23 @@ describe('the web build served by the API server', () => {
     await server?.close();
   });
 
-  it('shows that the API is ready and which database it uses', async () => {
-    const page = await browser.newPage();
+  it('starts in English and asks a visitor to sign in', async () => {
+    const page = await newPage(browser);
     await page.goto(server.url);
     await expect.poll(() => page.locator('html').getAttribute('lang')).toBe('en');
-    const health = page.getByTestId('health');
-    await health.waitFor();
-    expect(await health.textContent()).toContain(server.database.kind);
-    await page.close();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/sign-in');
+    await page.context().close();
   });
 
   it('serves the web app for a deep link and JSON 404 for an unknown API path', async () => {
-    const page = await browser.newPage();
+    const page = await newPage(browser);
     const response = await page.goto(`${server.url}/companies/1/show`);
     expect(response?.status()).toBe(200);
     expect(await page.title()).toBe('Data Platform');
     const api = await fetch(`${server.url}/api/v1/nothing-here`);
     expect(api.status).toBe(404);
     expect((await api.json()).error.code).toBe('not_found');
-    await page.close();
+    await page.context().close();
   });
 });
