@@ -249,14 +249,18 @@ export function listSql(entity: EntityDescription, query: ListQuery, cursorValue
     keys.map((k) => sql`${k.expr} ${k.dir === 'desc' ? sql`desc` : sql`asc`}`),
     sql`, `,
   );
+  // The page is chosen among bare rows first; the JSON is then built for its rows only. Built in the
+  // same SELECT, it would be computed for every match that a sort (q ranking, an order no index
+  // gives) has to see: 350 ms instead of 20 ms for a search matching 7,000 of 1,000,000 companies.
   return sql`select ${selectionSql(entity, query, scope?.extra)}::text as row, jsonb_build_array(${sql.join(
     keys.map((k) => k.expr),
     sql`, `,
   )}) as cursor
-    from ${sql.identifier(entity.table)} ${sql.identifier(ROOT)}
-    where ${sql.join(conditions, sql` and `)}
-    order by ${order}
-    limit ${query.pageSize + 1} offset ${offset}`;
+    from (select ${sql.identifier(ROOT)}.* from ${sql.identifier(entity.table)} ${sql.identifier(ROOT)}
+      where ${sql.join(conditions, sql` and `)}
+      order by ${order}
+      limit ${query.pageSize + 1} offset ${offset}) ${sql.identifier(ROOT)}
+    order by ${order}`;
 }
 
 /** Counts matching rows, stopping at `cap + 1`. */
