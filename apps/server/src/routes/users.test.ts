@@ -464,3 +464,25 @@ describe('audit events', () => {
     expect(query.status).toBe(403);
   });
 });
+
+// Last in the file: the test administrator may lose the role here.
+describe('the last two administrators', () => {
+  it('demoting each other at the same moment: one wins, the other is refused', async () => {
+    const other = await invitedUser(accounts, roleIds.Administrator);
+    const versions = await Promise.all([userRow(adminId), userRow(other.id)]);
+    const [first, second] = await Promise.all([
+      admin.patch(`/api/v1/users/${other.id}`, { roleId: roleIds.Editor }, Number(versions[1].version)),
+      other.api.patch(`/api/v1/users/${adminId}`, { roleId: roleIds.Editor }, Number(versions[0].version)),
+    ]);
+    // The loser either passed the permission check before the winner committed
+    // (409: it would remove the last administrator) or came after (403).
+    const [won, lost] = [first, second].sort((a, b) => a.status - b.status) as [Answer<unknown>, Answer<unknown>];
+    expect(won.status, JSON.stringify(won.body)).toBe(200);
+    expect([403, 409], JSON.stringify(lost.body)).toContain(lost.status);
+    expect(errorOf(lost).code).toBe(lost.status === 409 ? 'last_administrator' : 'forbidden');
+    const admins = await server.database.rows(
+      sql`select u.id from users u join roles r on r.id = u.role_id where r.name = 'Administrator' and u.status = 'active'`,
+    );
+    expect(admins).toHaveLength(1);
+  });
+});

@@ -27,10 +27,15 @@ interface UserRow {
   role_name: string | null;
 }
 
+/**
+ * The user, locked against other changes until the transaction ends. `no key
+ * update` still lets other transactions reference the user meanwhile (as the
+ * actor of their changes), which plain `for update` would make wait.
+ */
 async function findUser(database: Database, id: number, executor?: Executor): Promise<UserRow> {
   const [user] = await database.rows<UserRow>(
     sql`select u.id, u.email, u.status, u.full_name, u.role_id, r.name as role_name
-      from users u left join roles r on r.id = u.role_id where u.id = ${id} for update of u`,
+      from users u left join roles r on r.id = u.role_id where u.id = ${id} for no key update of u`,
     executor,
   );
   if (!user || user.status === 'deleted') throw notFound(`User ${id}`);
@@ -44,13 +49,16 @@ async function roleName(database: Database, roleId: number, executor: Executor):
 }
 
 /**
- * Refuses to demote, disable or delete the last active administrator. Locks
- * the administrators' rows, so two such changes cannot race past each other.
+ * Refuses to demote, disable or delete the last active administrator. Such
+ * changes queue on the Administrator role's row, so two of them cannot race
+ * past each other. (Locking every administrator's row instead deadlocked two
+ * administrators demoting each other, each holding the other's row.)
  */
 async function assertNotLastAdministrator(database: Database, userId: number, executor: Executor): Promise<void> {
+  await database.rows(sql`select id from roles where name = ${ADMINISTRATOR} and built_in for no key update`, executor);
   const admins = await database.rows<{ id: number }>(
     sql`select u.id from users u join roles r on r.id = u.role_id
-      where r.name = ${ADMINISTRATOR} and r.built_in and u.status = 'active' for update of u`,
+      where r.name = ${ADMINISTRATOR} and r.built_in and u.status = 'active'`,
     executor,
   );
   if (admins.length === 1 && Number(admins[0]?.id) === userId) {
