@@ -260,6 +260,16 @@ describe('passwords', () => {
     expectGenericSignInRefusal(await signIn(server.url, user.email, user.password));
     expect((await signIn(server.url, user.email, password)).status).toBe(200);
   });
+
+  it('change answers 429 after five wrong current passwords', async () => {
+    const user = await invitedUser(accounts, editorRoleId);
+    const attempt = () =>
+      user.api.post('/api/v1/auth/change-password', { currentPassword: 'a wrong guess', password: strongPassword() });
+    for (let i = 0; i < 5; i++) expect((await attempt()).status).toBe(400);
+    const throttled = await attempt();
+    expect(throttled.status).toBe(429);
+    expect(Number(throttled.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
 });
 
 describe('password reset', () => {

@@ -92,6 +92,10 @@ describe('invitations', () => {
     expectGenericSignInRefusal(await signIn(server.url, email, 'any password at all'));
 
     const password = strongPassword();
+    // A refused password does not spend the link.
+    const common = await acceptInvitation(token, 'qwerty1234567');
+    expect(common.status).toBe(400);
+    expect(errorOf(common).fields?.password).toMatch(/too common/i);
     const accepted = await acceptInvitation(token, password);
     expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
     expect(accepted.body.user).toMatchObject({
