@@ -285,6 +285,19 @@ describe('picklists', () => {
   });
 });
 
+describe('yes/no fields', () => {
+  it('eq, ne, isNull and notNull on booleans', async () => {
+    expect((await api.post('/api/v1/roles', { name: 'Analyst', permissions: [] })).status).toBe(201);
+    const roles = (query: Record<string, string>) => matching('roles', query);
+    expect(await roles({ 'filter[builtIn][eq]': 'false' })).toEqual(['Analyst']);
+    expect(await roles({ 'filter[builtIn][ne]': 'true' })).toEqual(['Analyst']);
+    expect((await roles({ 'filter[builtIn]': 'true' })).length).toBeGreaterThan(0);
+    expect(await roles({ 'filter[builtIn][isNull]': '' })).toEqual([]);
+    const bad = await api.list('/api/v1/roles', { 'filter[builtIn][eq]': 'yes' });
+    expect(bad.status).toBe(400);
+  });
+});
+
 describe('references', () => {
   it('reference ids with eq, ne, in, isNull and notNull', async () => {
     const us = String(country.US);
