@@ -2,10 +2,10 @@ import { Avatar, Group, Menu, Text, UnstyledButton } from '@mantine/core';
 import { IconChevronDown, IconKey, IconLogout, IconUser } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useSignOut } from '../features/auth/use-sign-out.ts';
 import { useLocalizedPath } from '../i18n/use-localized-path.ts';
 import type { CurrentUser } from '../store/auth-slice.ts';
 import { LanguageMenuItems, ThemeMenuItems } from './preferences.tsx';
-import { useSignOut } from './use-sign-out.ts';
 
 /** The signed-in user's menu: theme, language, change password, sign out. */
 export function UserMenu({ user }: { user: CurrentUser }) {
@@ -36,7 +36,7 @@ export function UserMenu({ user }: { user: CurrentUser }) {
         <Menu.Item component={Link} to={localized('/change-password')} leftSection={<IconKey size={16} aria-hidden />}>
           {t('actions.changePassword')}
         </Menu.Item>
-        <Menu.Item leftSection={<IconLogout size={16} aria-hidden />} onClick={() => void signOut()}>
+        <Menu.Item leftSection={<IconLogout size={16} aria-hidden />} onClick={signOut}>
           {t('actions.signOut')}
         </Menu.Item>
       </Menu.Dropdown>

@@ -38,7 +38,6 @@ export const api = createApi({
   reducerPath: 'api',
   baseQuery,
   endpoints: (build) => ({
-    signOut: build.mutation<void, void>({ query: () => ({ path: '/auth/logout', method: 'POST' }) }),
     forgotPassword: build.mutation<Accepted, { email: string }>({
       query: (body) => ({ path: '/auth/forgot-password', method: 'POST', body }),
     }),
@@ -75,7 +74,6 @@ export const api = createApi({
 });
 
 export const {
-  useSignOutMutation,
   useForgotPasswordMutation,
   useResetPasswordMutation,
   useRequestAccessMutation,

@@ -67,6 +67,13 @@ export const loadCurrentUser = createApiThunk(
   },
 );
 
+/** Signs out here at once, and revokes the session on the server (whatever it answers). */
+export const endSession = createApiThunk('auth/endSession', async (_arg: undefined, { getState, dispatch }) => {
+  const { token } = getState().auth;
+  dispatch(authSlice.actions.logout());
+  if (token) await apiRequest('/api/v1/auth/logout', { method: 'POST', token }).catch(() => undefined);
+});
+
 export const authSlice = createSlice({
   name: 'auth',
   initialState: initialAuthState,

@@ -65,6 +65,12 @@ export function createStore() {
     predicate: (action) => isSessionEnd(action),
     effect: (_action, { dispatch }) => {
       dispatch(logout());
+    },
+  });
+  // Nothing of a session stays for the next one.
+  listeners.startListening({
+    actionCreator: logout,
+    effect: (_action, { dispatch }) => {
       dispatch(api.util.resetApiState());
     },
   });

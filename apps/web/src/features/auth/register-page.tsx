@@ -4,10 +4,9 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { toast } from 'react-toastify';
 import { useLocalizedPath } from '../../i18n/use-localized-path.ts';
-import { api, useAcceptInvitationMutation, useRequestAccessMutation } from '../../store/api.ts';
-import { loginWithTokenParam, logout } from '../../store/auth-slice.ts';
+import { useAcceptInvitationMutation, useRequestAccessMutation } from '../../store/api.ts';
+import { endSession, loginWithTokenParam } from '../../store/auth-slice.ts';
 import { useAppDispatch, useAppSelector } from '../../store/hooks.ts';
-import { apiRequest } from '../../store/http.ts';
 import { BackToSignIn } from './back-to-sign-in.tsx';
 import { check, formValues, MIN_PASSWORD_LENGTH, type Rule, useFieldErrors } from './form-rules.ts';
 import { PasswordField } from './password-field.tsx';
@@ -173,11 +172,8 @@ export function RegisterPage() {
   const stale = Boolean(held && invitation && !byParam);
 
   useEffect(() => {
-    if (!stale || !held) return;
-    void apiRequest('/api/v1/auth/logout', { method: 'POST', token: held }).catch(() => undefined);
-    dispatch(logout());
-    dispatch(api.util.resetApiState());
-  }, [stale, held, dispatch]);
+    if (stale) void dispatch(endSession());
+  }, [stale, dispatch]);
 
   if (stale) return null;
   return invitation ? <InvitationForm token={invitation} /> : <AccessRequestForm />;

@@ -1,12 +1,14 @@
 import { Alert, Anchor, Button, Stack, Text, TextInput, Title } from '@mantine/core';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { toast } from 'react-toastify';
 import { useLocalizedPath } from '../../i18n/use-localized-path.ts';
-import { login } from '../../store/auth-slice.ts';
+import { endSession, login } from '../../store/auth-slice.ts';
 import { useAppDispatch, useAppSelector } from '../../store/hooks.ts';
 import { check, formValues, useFieldErrors } from './form-rules.ts';
 import { PasswordField } from './password-field.tsx';
+import type { SignInState } from './use-sign-out.ts';
 
 /** Only paths of this site, so that a crafted link cannot send the user elsewhere after sign-in. */
 export function safeRedirect(target: string | null): string | undefined {
@@ -22,6 +24,15 @@ export function SignInPage() {
   const loading = useAppSelector((state) => state.auth.loading);
   const { errors, setErrors } = useFieldErrors();
   const [failure, setFailure] = useState<string | null>(null);
+  const signingOut = (useLocation().state as SignInState | null)?.signOut === true;
+  const held = useAppSelector((state) => state.auth.token);
+
+  // Reached through "Sign out": end the session now that the signed-in screens are gone.
+  useEffect(() => {
+    if (!signingOut || !held) return;
+    void dispatch(endSession());
+    toast.info(t('signedOut'), { toastId: 'signed-out' });
+  }, [signingOut, held, dispatch, t]);
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
