@@ -3,7 +3,7 @@ import { startTestServer, type TestServer } from '@data-platform/server/testing/
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './browser.ts';
-import { ARTIFACTS_DIR, activeUser, newPage, open, seriousViolations, sessionToken, splashGone } from './web.ts';
+import { ARTIFACTS_DIR, activeUser, newPage, open, seriousViolations, splashGone } from './web.ts';
 
 /** What the page records of its splash, frame by frame, in ms since the overlay appeared. */
 interface SplashTimeline {
