@@ -1,4 +1,5 @@
-import { MantineProvider, useComputedColorScheme } from '@mantine/core';
+import { CloseButton, MantineProvider, useComputedColorScheme } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
 import { Provider } from 'react-redux';
 import { RouterProvider } from 'react-router/dom';
 import { ToastContainer } from 'react-toastify';
@@ -13,7 +14,16 @@ const colorSchemeManager = themeStorage();
 
 function Toasts() {
   const scheme = useComputedColorScheme('light');
-  return <ToastContainer position="bottom-right" theme={scheme} newestOnTop limit={4} />;
+  const { t } = useTranslation();
+  return (
+    <ToastContainer
+      position="bottom-right"
+      theme={scheme}
+      newestOnTop
+      limit={4}
+      closeButton={({ closeToast }) => <CloseButton size="sm" onClick={closeToast} aria-label={t('toast.close')} />}
+    />
+  );
 }
 
 /** Providers around the router: store, theme, the splash of every start, notifications. */
