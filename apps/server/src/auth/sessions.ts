@@ -5,7 +5,7 @@ import type { Database, Executor } from '../db/client.ts';
 import type { Actor } from './actor.ts';
 import { hashToken, newToken } from './tokens.ts';
 
-/** A session's last use is written at most this often, not on every request. */
+/** A session's last use is written at most once a minute (or a tenth of the idle limit), not on every request. */
 const TOUCH_EVERY_MS = 60_000;
 
 export interface SessionRequestInfo {
@@ -55,7 +55,7 @@ export async function authenticate(database: Database, config: Config, token: st
         and u.status = 'active'`,
   );
   if (!row) return undefined;
-  if (Number(row.idle_ms) > TOUCH_EVERY_MS) {
+  if (Number(row.idle_ms) > Math.min(TOUCH_EVERY_MS, config.sessionIdleMs / 10)) {
     await database.rows(sql`update sessions set last_used_at = now() where id = ${row.id}`);
   }
   const permissions = (row.permissions ?? []).filter(isPermission) as Permission[];

@@ -1,11 +1,12 @@
 import { emailSchema } from '@data-platform/shared/auth/password-policy';
 import { recordSchema } from '@data-platform/shared/entities/record-schema';
 import { users } from '@data-platform/shared/entities/users';
-import { ADMINISTRATOR } from '@data-platform/shared/permissions';
+import { ADMINISTRATOR, type Permission } from '@data-platform/shared/permissions';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { Actor } from '../auth/actor.ts';
 import { type AuditEvent, recordAudit } from '../auth/audit.ts';
 import { revokeUserSessions } from '../auth/sessions.ts';
 import { issueUserToken } from '../auth/user-tokens.ts';
@@ -46,6 +47,29 @@ async function roleName(database: Database, roleId: number, executor: Executor):
   const [role] = await database.rows<{ name: string }>(sql`select name from roles where id = ${roleId}`, executor);
   if (!role) throw new AppError(400, 'validation_failed', 'This role does not exist', { roleId: 'No such role' });
   return role.name;
+}
+
+/**
+ * A role can be given only by someone who holds every permission in it, so
+ * that a user manager cannot raise anyone (themselves included) above their own rights.
+ */
+async function assertCanGrant(database: Database, actor: Actor, roleId: number, executor: Executor): Promise<void> {
+  const [role] = await database.rows<{ name: string; permissions: string[] }>(
+    sql`select name, permissions from roles where id = ${roleId}`,
+    executor,
+  );
+  if (!role) throw new AppError(400, 'validation_failed', 'This role does not exist', { roleId: 'No such role' });
+  const missing = role.permissions.filter((p) => !actor.permissions.has(p as Permission));
+  if (missing.length > 0) {
+    throw new AppError(
+      403,
+      'forbidden',
+      `Only someone who holds every permission of ${role.name} can give it (missing ${missing.join(', ')})`,
+      {
+        roleId: 'You cannot give this role',
+      },
+    );
+  }
 }
 
 /**
@@ -139,7 +163,7 @@ export function registerUserRoutes(app: FastifyInstance, database: Database, con
               : 'This email already has an account';
           throw new AppError(409, 'conflict', message, { email: 'Already used' });
         }
-        await roleName(database, roleId, tx);
+        await assertCanGrant(database, request.actor, roleId, tx);
         const [created] = (await database.rows<{ id: number }>(
           sql`insert into users (email, status, role_id, created_by_id, updated_by_id)
             values (${email}, 'invited', ${roleId}, ${request.actor.userId}, ${request.actor.userId}) returning id`,
@@ -213,7 +237,7 @@ export function registerUserRoutes(app: FastifyInstance, database: Database, con
           if (user.status !== 'pending')
             throw new AppError(409, 'not_pending', 'This user has no pending access request');
           const roleId = decision === 'approve' ? (request.body as { roleId: number }).roleId : null;
-          if (roleId !== null) await roleName(database, roleId, tx);
+          if (roleId !== null) await assertCanGrant(database, request.actor, roleId, tx);
           await database.rows(
             sql`update users set status = ${decision === 'approve' ? 'active' : 'rejected'},
                 role_id = coalesce(${roleId}::bigint, role_id), version = version + 1, updated_at = now(),
@@ -274,7 +298,7 @@ export function registerUserRoutes(app: FastifyInstance, database: Database, con
         const roleChanges = changes.roleId !== undefined && changes.roleId !== Number(user.role_id);
         const leavesAdministrators = user.role_name === ADMINISTRATOR && (roleChanges || changes.status === 'disabled');
         if (leavesAdministrators) await assertNotLastAdministrator(database, Number(user.id), tx);
-        if (roleChanges) await roleName(database, changes.roleId as number, tx);
+        if (roleChanges) await assertCanGrant(database, request.actor, changes.roleId as number, tx);
         const updated = await updateRecord(database, users, Number(user.id), version, changes, request.actor, tx);
         const target = { targetUserId: Number(user.id), targetEmail: user.email };
         if (roleChanges) {
