@@ -30,7 +30,7 @@ describe('the web build served by the API server', () => {
     const response = await page.goto(`${server.url}/companies/1/show`);
     expect(response?.status()).toBe(200);
     expect(await page.title()).toBe('Data Platform');
-    const api = await fetch(`${server.url}/api/v1/nothing-here`);
+    const api = await server.fetch('/api/v1/nothing-here');
     expect(api.status).toBe(404);
     expect((await api.json()).error.code).toBe('not_found');
     await page.context().close();
