@@ -92,12 +92,13 @@ describe('the web application shell', () => {
       await splash.waitFor({ state: 'detached', timeout: 5000 });
       const timeline = await timelineOf(page);
       expect(timeline.nameStart).toBeGreaterThan(1100);
-      expect(timeline.nameStart).toBeLessThan(1500);
+      expect(timeline.nameStart).toBeLessThan(1600);
       expect(timeline.nameFull).toBeGreaterThan(1700);
       expect(timeline.leaveStart).toBeGreaterThan(1750);
-      expect(timeline.leaveStart).toBeLessThan(2100);
+      expect(timeline.leaveStart).toBeLessThan(2200);
       expect(timeline.gone).toBeGreaterThan(2200);
-      expect(timeline.gone).toBeLessThan(2600);
+      // Gone by ~2.4 s; frames may come late on a busy machine, never early.
+      expect(timeline.gone).toBeLessThan(2800);
       // Large to small, then a slide down on the way out.
       expect(timeline.logoScales[0]).toBeGreaterThan(1.5);
       expect(timeline.logoScales.at(-1)).toBeCloseTo(1, 1);
@@ -119,7 +120,7 @@ describe('the web application shell', () => {
       expect(Math.max(...timeline.overlayShifts.map(Math.abs))).toBe(0);
       expect(timeline.nameStart).toBeGreaterThan(1100);
       expect(timeline.leaveStart).toBeGreaterThan(1750);
-      expect(timeline.gone).toBeLessThan(2600);
+      expect(timeline.gone).toBeLessThan(2800);
       await page.context().close();
     });
   });
