@@ -1,24 +1,16 @@
 import { Alert, Button, Stack, Text, TextInput, Title } from '@mantine/core';
-import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useForgotPasswordMutation } from '../../store/api.ts';
 import { BackToSignIn } from './back-to-sign-in.tsx';
-import { check, formValues, useFieldErrors } from './form-rules.ts';
+import { useCheckedForm } from './form-rules.ts';
 
 export function ForgotPasswordPage() {
   const { t } = useTranslation('auth');
   const [send, { isLoading, isSuccess }] = useForgotPasswordMutation();
-  const { errors, setErrors, fromFailure } = useFieldErrors();
-
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const values = formValues(event);
-    const found = check(values, { email: 'email' }, t);
-    setErrors(found);
-    if (Object.keys(found).length > 0) return;
-    const result = await send({ email: values.email ?? '' });
-    if (result.error) fromFailure(result.error);
-  };
+  const { errors, onSubmit } = useCheckedForm(
+    { email: 'email' },
+    async (values) => (await send({ email: values.email ?? '' })).error,
+  );
 
   return (
     <Stack gap="md">
@@ -30,7 +22,7 @@ export function ForgotPasswordPage() {
           {t('forgot.sent')}
         </Alert>
       ) : (
-        <form onSubmit={submit} noValidate>
+        <form onSubmit={onSubmit} noValidate>
           <Stack gap="md">
             <Text c="dimmed" size="sm">
               {t('forgot.intro')}

@@ -1,16 +1,11 @@
 import { emailSchema, MIN_PASSWORD_LENGTH, passwordSchema } from '@data-platform/shared/auth/password-policy';
 import type { TFunction } from 'i18next';
 import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { isApiFailure } from '../../store/http.ts';
 
-export type Rule = 'required' | 'email' | 'password';
-
-/** The form's values as text, by input name. */
-export function formValues(event: FormEvent<HTMLFormElement>): Record<string, string> {
-  const values: Record<string, string> = {};
-  for (const [name, value] of new FormData(event.currentTarget)) if (typeof value === 'string') values[name] = value;
-  return values;
-}
+/** `repeat`: the same text as the `password` field. */
+export type Rule = 'required' | 'email' | 'password' | 'repeat';
 
 /**
  * Checks values with the same schemas the server applies (email, password
@@ -28,22 +23,34 @@ export function check(
     else if (rule === 'email' && !emailSchema.safeParse(value).success) errors[field] = t('validation.email');
     else if (rule === 'password' && !passwordSchema.safeParse(value).success) {
       errors[field] = t('validation.passwordLength', { min: MIN_PASSWORD_LENGTH });
-    }
+    } else if (rule === 'repeat' && value !== values.password) errors[field] = t('validation.mismatch');
   }
   return errors;
 }
 
-/** Field messages shown under inputs: from checks before sending, or from the server's answer. */
-export function useFieldErrors() {
+/**
+ * A form checked before it is sent: `send` gets the values once every rule
+ * holds and answers the call's failure, if any, whose field messages then
+ * show under the inputs.
+ */
+export function useCheckedForm(
+  rules: Record<string, Rule>,
+  send: (values: Record<string, string>, form: HTMLFormElement) => Promise<unknown>,
+) {
+  const { t } = useTranslation('auth');
   const [errors, setErrors] = useState<Record<string, string>>({});
-  return {
-    errors,
-    setErrors,
-    /** Keeps the server's field messages; true when there were any. */
-    fromFailure(failure: unknown): void {
-      setErrors(isApiFailure(failure) ? (failure.fields ?? {}) : {});
-    },
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const values: Record<string, string> = {};
+    for (const [name, value] of new FormData(form)) if (typeof value === 'string') values[name] = value;
+    const found = check(values, rules, t);
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
+    const failure = await send(values, form);
+    setErrors(isApiFailure(failure) ? (failure.fields ?? {}) : {});
   };
+  return { errors, onSubmit };
 }
 
 export { MIN_PASSWORD_LENGTH };

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { MIN_PASSWORD_LENGTH } from './form-rules.ts';
+import { MIN_PASSWORD_LENGTH, type Rule } from './form-rules.ts';
 import { PasswordField } from './password-field.tsx';
 
 /** A new password and its repetition, with the policy as a hint. */
@@ -26,14 +26,5 @@ export function NewPasswordFields({ errors }: { errors: Record<string, string> }
   );
 }
 
-/** Adds a message when the repetition differs. */
-export function checkRepeated(
-  values: Record<string, string>,
-  errors: Record<string, string>,
-  mismatch: string,
-): Record<string, string> {
-  if (!errors.password && !errors.confirmPassword && values.password !== values.confirmPassword) {
-    return { ...errors, confirmPassword: mismatch };
-  }
-  return errors;
-}
+/** The rules of the two fields: the password policy, and the same text twice. */
+export const newPasswordRules: Record<string, Rule> = { password: 'password', confirmPassword: 'repeat' };

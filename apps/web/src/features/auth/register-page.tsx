@@ -1,5 +1,5 @@
 import { Alert, Anchor, Button, Stack, Text, TextInput, Title } from '@mantine/core';
-import { type FormEvent, useEffect } from 'react';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { toast } from 'react-toastify';
@@ -8,10 +8,15 @@ import { useAcceptInvitationMutation, useRequestAccessMutation } from '../../sto
 import { endSession, loginWithTokenParam } from '../../store/auth-slice.ts';
 import { useAppDispatch, useAppSelector } from '../../store/hooks.ts';
 import { BackToSignIn } from './back-to-sign-in.tsx';
-import { check, formValues, MIN_PASSWORD_LENGTH, type Rule, useFieldErrors } from './form-rules.ts';
+import { MIN_PASSWORD_LENGTH, type Rule, useCheckedForm } from './form-rules.ts';
 import { PasswordField } from './password-field.tsx';
 
 const personRules: Record<string, Rule> = { firstName: 'required', lastName: 'required', password: 'password' };
+const person = (values: Record<string, string>) => ({
+  firstName: values.firstName ?? '',
+  lastName: values.lastName ?? '',
+  password: values.password ?? '',
+});
 
 function PersonFields({ errors }: { errors: Record<string, string> }) {
   const { t } = useTranslation('auth');
@@ -50,31 +55,17 @@ function InvitationForm({ token }: { token: string }) {
   const navigate = useNavigate();
   const localized = useLocalizedPath();
   const [accept, { isLoading }] = useAcceptInvitationMutation();
-  const { errors, setErrors, fromFailure } = useFieldErrors();
-
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const values = formValues(event);
-    const found = check(values, personRules, t);
-    setErrors(found);
-    if (Object.keys(found).length > 0) return;
-    const result = await accept({
-      token,
-      firstName: values.firstName ?? '',
-      lastName: values.lastName ?? '',
-      password: values.password ?? '',
-    });
-    if (result.error) {
-      fromFailure(result.error);
-      return;
-    }
+  const { errors, onSubmit } = useCheckedForm(personRules, async (values) => {
+    const result = await accept({ token, ...person(values) });
+    if (result.error) return result.error;
     dispatch(loginWithTokenParam(result.data.accessToken));
     toast.success(t('invitation.welcome', { name: result.data.user.fullName }));
     await navigate(localized('/'), { replace: true });
-  };
+    return undefined;
+  });
 
   return (
-    <form onSubmit={submit} noValidate>
+    <form onSubmit={onSubmit} noValidate>
       <Stack gap="md">
         <Title order={1} size="h2">
           {t('invitation.title')}
@@ -101,22 +92,10 @@ function AccessRequestForm() {
   const { t } = useTranslation('auth');
   const localized = useLocalizedPath();
   const [request, { isLoading, isSuccess }] = useRequestAccessMutation();
-  const { errors, setErrors, fromFailure } = useFieldErrors();
-
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const values = formValues(event);
-    const found = check(values, { email: 'email', ...personRules }, t);
-    setErrors(found);
-    if (Object.keys(found).length > 0) return;
-    const result = await request({
-      email: values.email ?? '',
-      firstName: values.firstName ?? '',
-      lastName: values.lastName ?? '',
-      password: values.password ?? '',
-    });
-    if (result.error) fromFailure(result.error);
-  };
+  const { errors, onSubmit } = useCheckedForm(
+    { email: 'email', ...personRules },
+    async (values) => (await request({ email: values.email ?? '', ...person(values) })).error,
+  );
 
   return (
     <Stack gap="md">
@@ -128,7 +107,7 @@ function AccessRequestForm() {
           {t('register.done')}
         </Alert>
       ) : (
-        <form onSubmit={submit} noValidate>
+        <form onSubmit={onSubmit} noValidate>
           <Stack gap="md">
             <Text c="dimmed" size="sm">
               {t('register.intro')}

@@ -1,13 +1,12 @@
 import { Alert, Anchor, Button, Stack, Text, Title } from '@mantine/core';
-import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { toast } from 'react-toastify';
 import { useLocalizedPath } from '../../i18n/use-localized-path.ts';
 import { useResetPasswordMutation } from '../../store/api.ts';
 import { BackToSignIn } from './back-to-sign-in.tsx';
-import { check, formValues, useFieldErrors } from './form-rules.ts';
-import { checkRepeated, NewPasswordFields } from './new-password-fields.tsx';
+import { useCheckedForm } from './form-rules.ts';
+import { NewPasswordFields, newPasswordRules } from './new-password-fields.tsx';
 
 /** Reached from the mailed link `/reset-password?token=...`. */
 export function ResetPasswordPage() {
@@ -17,26 +16,13 @@ export function ResetPasswordPage() {
   const navigate = useNavigate();
   const localized = useLocalizedPath();
   const [reset, { isLoading }] = useResetPasswordMutation();
-  const { errors, setErrors, fromFailure } = useFieldErrors();
-
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const values = formValues(event);
-    const found = checkRepeated(
-      values,
-      check(values, { password: 'password', confirmPassword: 'required' }, t),
-      t('validation.mismatch'),
-    );
-    setErrors(found);
-    if (Object.keys(found).length > 0 || !token) return;
-    const result = await reset({ token, password: values.password ?? '' });
-    if (result.error) {
-      fromFailure(result.error);
-      return;
-    }
+  const { errors, onSubmit } = useCheckedForm(newPasswordRules, async (values) => {
+    const result = await reset({ token: token ?? '', password: values.password ?? '' });
+    if (result.error) return result.error;
     toast.success(t('reset.done'));
     await navigate(localized('/sign-in'), { replace: true });
-  };
+    return undefined;
+  });
 
   return (
     <Stack gap="md">
@@ -44,7 +30,7 @@ export function ResetPasswordPage() {
         {t('reset.title')}
       </Title>
       {token ? (
-        <form onSubmit={submit} noValidate>
+        <form onSubmit={onSubmit} noValidate>
           <Stack gap="md">
             <Text c="dimmed" size="sm">
               {t('reset.intro')}

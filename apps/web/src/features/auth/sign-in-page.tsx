@@ -1,12 +1,12 @@
 import { Alert, Anchor, Button, Stack, Text, TextInput, Title } from '@mantine/core';
-import { type FormEvent, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { toast } from 'react-toastify';
 import { useLocalizedPath } from '../../i18n/use-localized-path.ts';
 import { endSession, login } from '../../store/auth-slice.ts';
 import { useAppDispatch, useAppSelector } from '../../store/hooks.ts';
-import { check, formValues, useFieldErrors } from './form-rules.ts';
+import { useCheckedForm } from './form-rules.ts';
 import { PasswordField } from './password-field.tsx';
 import type { SignInState } from './use-sign-out.ts';
 
@@ -22,7 +22,6 @@ export function SignInPage() {
   const localized = useLocalizedPath();
   const [params] = useSearchParams();
   const loading = useAppSelector((state) => state.auth.loading);
-  const { errors, setErrors } = useFieldErrors();
   const [failure, setFailure] = useState<string | null>(null);
   const signingOut = (useLocation().state as SignInState | null)?.signOut === true;
   const held = useAppSelector((state) => state.auth.token);
@@ -34,23 +33,19 @@ export function SignInPage() {
     toast.info(t('signedOut'), { toastId: 'signed-out' });
   }, [signingOut, held, dispatch, t]);
 
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const values = formValues(event);
-    const found = check(values, { email: 'email', password: 'required' }, t);
-    setErrors(found);
-    if (Object.keys(found).length > 0) return;
+  const { errors, onSubmit } = useCheckedForm({ email: 'email', password: 'required' }, async (values) => {
     setFailure(null);
     const result = await dispatch(login({ email: values.email ?? '', password: values.password ?? '' }));
     if (login.fulfilled.match(result)) {
       await navigate(safeRedirect(params.get('redirect')) ?? localized('/'), { replace: true });
-    } else {
-      setFailure(result.payload?.message ?? t('errors:unexpected'));
+      return undefined;
     }
-  };
+    setFailure(result.payload?.message ?? t('errors:unexpected'));
+    return result.payload;
+  });
 
   return (
-    <form onSubmit={submit} noValidate aria-labelledby="sign-in-title">
+    <form onSubmit={onSubmit} noValidate aria-labelledby="sign-in-title">
       <Stack gap="md">
         <Title order={1} size="h2" id="sign-in-title">
           {t('signIn.title')}
