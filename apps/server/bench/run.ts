@@ -48,6 +48,8 @@ const api = `/api/v1/${companies.name}`;
 
 interface Scenario {
   name: string;
+  /** Writes run after every read scenario, so that reads see the seeded tables as they were loaded. */
+  writes?: boolean;
   /** What the scenario must meet, when the brief sets a target. */
   p50Target?: number;
   requests: Request[];
@@ -119,6 +121,7 @@ try {
     },
     {
       name: 'create',
+      writes: true,
       requests: [
         {
           method: 'POST',
@@ -133,6 +136,7 @@ try {
     },
     {
       name: 'update',
+      writes: true,
       requests: [
         {
           method: 'PATCH',
@@ -154,12 +158,14 @@ try {
     `\n${target.label} at scale ${scale}: ${duration} s per run after ${warmup} s of warm-up, server on ${os.cpus().length} CPUs shared with the database and autocannon\n`,
   );
   console.log(header());
-  for (const connections of connectionCounts) {
-    for (const scenario of scenarios) {
-      if (warmup > 0) await measure(base, scenario, connections, warmup);
-      const result = await measure(base, scenario, connections, duration);
-      results.push(result);
-      console.log(line(result));
+  for (const writes of [false, true]) {
+    for (const connections of connectionCounts) {
+      for (const scenario of scenarios.filter((x) => Boolean(x.writes) === writes)) {
+        if (warmup > 0) await measure(base, scenario, connections, warmup);
+        const result = await measure(base, scenario, connections, duration);
+        results.push(result);
+        console.log(line(result));
+      }
     }
   }
   const targets = checkTargets(target.kind, scenarios, results);

@@ -56,7 +56,11 @@ export interface TableTiming {
   rows: number;
   /** generating, encoding and copying the rows */
   loadMs: number;
-  /** rebuilding dropped indexes (or adding foreign keys back, for the `foreign keys` line) */
+  /**
+   * From the end of the table's load until its dropped indexes are rebuilt (or adding foreign keys
+   * back, for the `foreign keys` line). Indexes build while later tables load, so this includes
+   * waiting for earlier builds, and lines overlap in time.
+   */
   indexMs: number;
   /** VACUUM ANALYZE or ANALYZE */
   analyzeMs: number;

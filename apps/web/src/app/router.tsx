@@ -12,6 +12,7 @@ import {
   useLocation,
 } from 'react-router';
 import { canRead, holds } from '../entity/access.ts';
+import { recordPageRoutes } from '../entity/record-page-routes.tsx';
 import { availableResourceRoutes } from '../entity/resource-routes.ts';
 import { i18n } from '../i18n/i18n.ts';
 import { languageOfPath, languages } from '../i18n/languages.ts';
@@ -117,6 +118,7 @@ export function createAppRouter(store: AppStore) {
         },
       }),
     ),
+    ...recordPageRoutes(requireUser),
     {
       path: 'change-password',
       loader: requireUser,

@@ -16,6 +16,7 @@ import {
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, Outlet, useLocation } from 'react-router';
 import { canRead, holds } from '../entity/access.ts';
+import { CreateModalSlot } from '../entity/create-modal-slot.tsx';
 import { availableResourceRoutes } from '../entity/resource-routes.ts';
 import { languageOfPath, stripLanguage, withLanguage } from '../i18n/languages.ts';
 import { useLocalizedPath } from '../i18n/use-localized-path.ts';
@@ -57,6 +58,10 @@ export function Shell() {
   if (!token) return <Navigate to={signInPathFor(location.pathname, location.search)} replace />;
 
   const current = stripLanguage(location.pathname);
+  // A list screen (its root or one of its saved views) opens the create modal when asked by `?create=1`.
+  const listResource = availableResourceRoutes.find(
+    (route) => current === route.path || current.startsWith(`${route.path}/views/`),
+  )?.resource;
   const isActive = (path: string) => (path === '/' ? current === '/' : current.startsWith(path));
   const links = [
     { path: '/', label: t('nav.home'), Icon: IconHome },
@@ -111,6 +116,7 @@ export function Shell() {
       </AppShell.Navbar>
       <AppShell.Main id="main" tabIndex={-1}>
         {user ? <Outlet /> : null}
+        {user && listResource ? <CreateModalSlot resource={listResource} /> : null}
       </AppShell.Main>
     </AppShell>
   );

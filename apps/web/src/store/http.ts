@@ -52,11 +52,16 @@ export interface RequestOptions {
   body?: unknown;
   token?: string | null;
   signal?: AbortSignal;
+  /** Extra request headers (`If-Match` of an update). */
+  headers?: Record<string, string>;
 }
 
 /** The one way the web app talks to the API: JSON in and out, errors as ApiError with the server's message. */
-export async function apiRequest<T>(path: string, { method = 'GET', body, token, signal }: RequestOptions = {}) {
-  const headers: Record<string, string> = { accept: 'application/json' };
+export async function apiRequest<T>(
+  path: string,
+  { method = 'GET', body, token, signal, headers: extra }: RequestOptions = {},
+) {
+  const headers: Record<string, string> = { accept: 'application/json', ...extra };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (token) headers.authorization = `Bearer ${token}`;
   let response: Response;

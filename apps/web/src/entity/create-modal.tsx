@@ -1,0 +1,55 @@
+import { Button, Group, Modal, Stack } from '@mantine/core';
+import { useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { toast } from 'react-toastify';
+import { useLocalizedPath } from '../i18n/use-localized-path.ts';
+import { isApiFailure } from '../store/http.ts';
+import { LeaveGuard } from './leave-guard.tsx';
+import { useCreateRecordMutation } from './record-api.ts';
+import { RecordFields, showServerErrors, useRecordForm } from './record-form.tsx';
+import { recordPath } from './record-routes.ts';
+import { describedEntity } from './resource-routes.ts';
+
+/** The create modal of a resource: its form, then the new record's show page. */
+export function CreateModal({ resource, onClose }: { resource: string; onClose: () => void }) {
+  const { t } = useTranslation(['record', 'common', 'entities']);
+  const entity = describedEntity(resource);
+  const navigate = useNavigate();
+  const localized = useLocalizedPath();
+  const form = useRecordForm(resource, 'create');
+  const [create, creating] = useCreateRecordMutation();
+  const done = useRef(false);
+
+  const onSubmit = form.handleSubmit(async (body) => {
+    const result = await create({ resource, body });
+    if ('error' in result) {
+      if (isApiFailure(result.error)) showServerErrors(form, result.error);
+      return;
+    }
+    done.current = true;
+    form.reset(form.getValues());
+    toast.success(t('create.created', { name: String(result.data[entity.display] ?? result.data.id) }));
+    navigate(localized(recordPath(resource, result.data.id, 'show') ?? '/'));
+  });
+
+  const title = t('create.title', { what: t(`entities:resources.${resource}.one`) });
+  return (
+    <Modal opened onClose={onClose} title={title} size="xl">
+      <form onSubmit={(event) => void onSubmit(event)} noValidate aria-label={title}>
+        <Stack>
+          <RecordFields resource={resource} mode="create" form={form} />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              {t('common:actions.cancel')}
+            </Button>
+            <Button type="submit" loading={creating.isLoading}>
+              {t('common:actions.create')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+      <LeaveGuard dirty={form.formState.isDirty} leaving={done} />
+    </Modal>
+  );
+}

@@ -1,0 +1,207 @@
+import { referenceRelationName } from '@data-platform/shared/entities/entity';
+import { Alert, Button, Card, Group, Loader, Modal, Stack, Table, Text, Title } from '@mantine/core';
+import { useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useParams } from 'react-router';
+import { toast } from 'react-toastify';
+import { useLocalizedPath } from '../i18n/use-localized-path.ts';
+import { isApiFailure } from '../store/http.ts';
+import type { Row } from '../store/resource-slices.ts';
+import { useFieldLabel } from './cell-value.tsx';
+import { FieldValue } from './field-value.tsx';
+import { LeaveGuard } from './leave-guard.tsx';
+import { useLazyRecordQuery, useRecordQuery, useUpdateRecordMutation } from './record-api.ts';
+import { RecordFields, showServerErrors, useRecordForm } from './record-form.tsx';
+import { recordPath } from './record-routes.ts';
+import {
+  type ApiValues,
+  changedValues,
+  conflictingChanges,
+  type FieldChange,
+  formValuesOf,
+  referenceJoins,
+} from './record-values.ts';
+import { describedEntity } from './resource-routes.ts';
+
+/** `/companies/7/edit`: the record's form; Save, Cancel, and a clear way out of a conflicting save. */
+export function EditPage({ resource }: { resource: string }) {
+  const { t } = useTranslation(['record', 'common']);
+  const entity = describedEntity(resource);
+  const id = Number(useParams().id);
+  const join = useMemo(() => referenceJoins(entity), [entity]);
+  const {
+    data: record,
+    error,
+    isLoading,
+  } = useRecordQuery({ resource, id, join }, { skip: !Number.isSafeInteger(id), refetchOnMountOrArgChange: true });
+  if (isLoading) return <Loader size="sm" aria-label={t('common:list.loading')} />;
+  if (!record) {
+    return (
+      <Alert color="red" role="alert" title={t('show.missingTitle')}>
+        {isApiFailure(error) ? error.message : t('show.missing')}
+      </Alert>
+    );
+  }
+  return <EditForm resource={resource} initial={record} join={join} />;
+}
+
+interface Conflict {
+  current: Row;
+  changes: FieldChange[];
+  body: ApiValues;
+}
+
+function EditForm({ resource, initial, join }: { resource: string; initial: Row; join: string[] }) {
+  const { t } = useTranslation(['record', 'common', 'entities']);
+  const entity = describedEntity(resource);
+  const navigate = useNavigate();
+  const localized = useLocalizedPath();
+  const label = useFieldLabel(resource);
+  // The record as the user started from it: its version is the one a save claims to change.
+  const [base, setBase] = useState(initial);
+  const form = useRecordForm(resource, 'edit', base);
+  const [update, updating] = useUpdateRecordMutation();
+  const [fetchCurrent, fetching] = useLazyRecordQuery();
+  const [conflict, setConflict] = useState<Conflict | null>(null);
+  const leaving = useRef(false);
+  const showPath = localized(recordPath(resource, base.id, 'show') ?? '/');
+  const name = String(base[entity.display] ?? `#${base.id}`);
+
+  const leave = () => {
+    leaving.current = true;
+    form.reset(form.getValues());
+    navigate(showPath);
+  };
+
+  const save = async (body: ApiValues, version: number) => {
+    const result = await update({ resource, id: base.id, version, body });
+    if (!('error' in result)) {
+      toast.success(t('edit.saved', { name }));
+      leave();
+      return;
+    }
+    const failure = result.error;
+    if (!isApiFailure(failure)) return;
+    if (failure.status === 412) {
+      const current = await fetchCurrent({ resource, id: base.id, join }, false);
+      if (current.data)
+        setConflict({ current: current.data, changes: conflictingChanges(entity, base, current.data, body), body });
+      return;
+    }
+    showServerErrors(form, failure);
+  };
+
+  const onSubmit = form.handleSubmit(async (parsed) => {
+    const body = changedValues(entity, base, parsed);
+    if (Object.keys(body).length === 0) {
+      leave();
+      return;
+    }
+    await save(body, Number(base.version));
+  });
+
+  const reload = () => {
+    if (!conflict) return;
+    setBase(conflict.current);
+    form.reset(formValuesOf(entity, 'edit', conflict.current));
+    setConflict(null);
+  };
+  const overwrite = async () => {
+    if (!conflict) return;
+    const { body, current } = conflict;
+    setConflict(null);
+    setBase(current);
+    await save(body, Number(current.version));
+  };
+
+  // The user's value of a field; a reference the user picked is named by its id (its name is not joined).
+  const mineRow = (change: FieldChange, current: Row): Row => ({
+    ...current,
+    [change.name]: change.mine,
+    [referenceRelationName(change.name)]: null,
+  });
+
+  return (
+    <form onSubmit={(event) => void onSubmit(event)} noValidate>
+      <Stack gap="lg">
+        <div>
+          <Text c="dimmed" size="sm">
+            {t('edit.heading', { what: t(`entities:resources.${resource}.one`) })}
+          </Text>
+          <Title order={1} size="h2">
+            {name}
+          </Title>
+        </div>
+        <Card withBorder>
+          <RecordFields resource={resource} mode="edit" form={form} record={base} />
+        </Card>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={() => navigate(showPath)}>
+            {t('common:actions.cancel')}
+          </Button>
+          <Button type="submit" loading={updating.isLoading || fetching.isFetching}>
+            {t('common:actions.save')}
+          </Button>
+        </Group>
+      </Stack>
+      <LeaveGuard dirty={form.formState.isDirty} leaving={leaving} />
+      <Modal
+        opened={conflict !== null}
+        onClose={() => setConflict(null)}
+        title={t('conflict.title')}
+        size="xl"
+        centered
+      >
+        {conflict ? (
+          <Stack>
+            <Text>{t('conflict.text', { version: String(conflict.current.version) })}</Text>
+            {conflict.changes.length > 0 ? (
+              <Table withTableBorder data-testid="conflict-changes">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th scope="col">{t('conflict.field')}</Table.Th>
+                    <Table.Th scope="col">{t('conflict.before')}</Table.Th>
+                    <Table.Th scope="col">{t('conflict.now')}</Table.Th>
+                    <Table.Th scope="col">{t('conflict.mine')}</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {conflict.changes.map((change) => (
+                    <Table.Tr key={change.name}>
+                      <Table.Td>{label(change.name, change.field)}</Table.Td>
+                      <Table.Td>
+                        <FieldValue row={base} name={change.name} field={change.field} />
+                      </Table.Td>
+                      <Table.Td>
+                        <FieldValue row={conflict.current} name={change.name} field={change.field} />
+                      </Table.Td>
+                      <Table.Td>
+                        {change.mine === undefined ? (
+                          <Text c="dimmed" size="sm">
+                            {t('conflict.unchanged')}
+                          </Text>
+                        ) : (
+                          <FieldValue row={mineRow(change, conflict.current)} name={change.name} field={change.field} />
+                        )}
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            ) : (
+              <Text c="dimmed">{t('conflict.noFieldChanges')}</Text>
+            )}
+            <Group justify="flex-end">
+              <Button variant="default" onClick={reload}>
+                {t('conflict.reload')}
+              </Button>
+              <Button color="orange" onClick={() => void overwrite()}>
+                {t('conflict.overwrite')}
+              </Button>
+            </Group>
+          </Stack>
+        ) : null}
+      </Modal>
+    </form>
+  );
+}

@@ -1,0 +1,77 @@
+import { createSchema, updateSchema } from '@data-platform/shared/entities/record-schema';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { SimpleGrid } from '@mantine/core';
+import { useMemo } from 'react';
+import { type Resolver, type UseFormReturn, useForm } from 'react-hook-form';
+import type { ApiFailure } from '../store/http.ts';
+import type { Row } from '../store/resource-slices.ts';
+import { useFieldLabel } from './cell-value.tsx';
+import { FieldControl, siblingsOf } from './field-control.tsx';
+import { type ApiValues, apiValuesOf, type FormValues, formFields, formValuesOf } from './record-values.ts';
+import { describedEntity } from './resource-routes.ts';
+
+export type RecordFormMode = 'create' | 'edit';
+
+/**
+ * A form over a resource's writable fields, validated by the same zod schema
+ * the API applies (the form's values are first turned into the API's body),
+ * so client and server agree; submitting yields that body.
+ */
+export function useRecordForm(resource: string, mode: RecordFormMode, record?: Row) {
+  const entity = describedEntity(resource);
+  const resolver = useMemo((): Resolver<FormValues, unknown, ApiValues> => {
+    const validate = zodResolver(mode === 'create' ? createSchema(entity) : updateSchema(entity));
+    // The schema reads the API's body: the form's values are turned into it first.
+    return (values, context, options) =>
+      validate(apiValuesOf(entity, mode, values), context, options as never) as ReturnType<
+        Resolver<FormValues, unknown, ApiValues>
+      >;
+  }, [entity, mode]);
+  const defaultValues = useMemo(() => formValuesOf(entity, mode, record), [entity, mode, record]);
+  return useForm<FormValues, unknown, ApiValues>({
+    resolver,
+    defaultValues,
+    mode: 'onTouched',
+  });
+}
+
+/** Puts the server's per-field messages (`error.fields`) under their fields; true when there were some. */
+export function showServerErrors(form: UseFormReturn<FormValues, unknown, ApiValues>, failure: ApiFailure): boolean {
+  const fields = Object.entries(failure.fields ?? {});
+  for (const [name, message] of fields) form.setError(name, { type: 'server', message }, { shouldFocus: true });
+  return fields.length > 0;
+}
+
+/** Every writable field of the resource, each with the control its type calls for. */
+export function RecordFields({
+  resource,
+  mode,
+  form,
+  record,
+}: {
+  resource: string;
+  mode: RecordFormMode;
+  form: UseFormReturn<FormValues, unknown, ApiValues>;
+  record?: Row;
+}) {
+  const entity = describedEntity(resource);
+  const label = useFieldLabel(resource);
+  const fields = formFields(entity, mode);
+  const siblings = siblingsOf(fields);
+  return (
+    <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" verticalSpacing="sm">
+      {fields.map(([name, field]) => (
+        <div key={name} style={field.type === 'longText' ? { gridColumn: '1 / -1' } : undefined}>
+          <FieldControl
+            name={name}
+            field={field}
+            label={label(name, field)}
+            control={form.control}
+            record={record}
+            siblings={siblings}
+          />
+        </div>
+      ))}
+    </SimpleGrid>
+  );
+}

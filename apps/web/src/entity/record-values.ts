@@ -1,0 +1,181 @@
+import {
+  allFields,
+  type EntityDescription,
+  isWritable,
+  referenceRelationName,
+} from '@data-platform/shared/entities/entity';
+import { findEntity } from '@data-platform/shared/entities/registry';
+import type { FieldDescription } from '@data-platform/shared/fields/field-types';
+
+/**
+ * How a form holds a value of each field type: inputs speak text, so an empty
+ * value is `''` (or `[]`, or null for pickers), numbers stay numbers, money is
+ * an amount and a currency side by side, references are ids as text.
+ */
+export type FormValue = string | number | boolean | null | string[] | { amount: number | ''; currency: string };
+export type FormValues = Record<string, FormValue>;
+export type ApiValues = Record<string, unknown>;
+
+/** The fields a form shows: the writable ones; on edit, not those written once at creation. */
+export function formFields(entity: EntityDescription, mode: 'create' | 'edit'): [string, FieldDescription][] {
+  return Object.entries(entity.fields).filter(
+    ([, field]) => isWritable(field) && (mode === 'create' || !field.immutable),
+  );
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** An API value as the form holds it. */
+export function toFormValue(field: FieldDescription, value: unknown): FormValue {
+  const missing = value === null || value === undefined;
+  switch (field.type) {
+    case 'integer':
+    case 'decimal':
+    case 'percent':
+    case 'year':
+    case 'amount':
+      return missing ? '' : Number(value);
+    case 'money': {
+      const money = value as { amount?: number; currency?: string } | null | undefined;
+      return { amount: money?.amount ?? '', currency: money?.currency ?? '' };
+    }
+    case 'boolean':
+      return value === true;
+    case 'select':
+      return missing ? null : String(value);
+    case 'reference':
+      return missing ? null : String(value);
+    case 'multiSelect':
+    case 'tags':
+    case 'emails':
+      return Array.isArray(value) ? value.map(String) : [];
+    case 'date':
+      return missing ? '' : String(value).slice(0, 10);
+    case 'datetime': {
+      if (missing) return '';
+      const d = new Date(String(value));
+      // datetime-local inputs show the user's own time zone.
+      return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+    }
+    default:
+      return missing ? '' : String(value);
+  }
+}
+
+/**
+ * A form value as the API takes it. Empty optional values become null; an
+ * empty required value is left for the schema to call "Required".
+ */
+export function toApiValue(field: FieldDescription, value: FormValue | undefined): unknown {
+  const empty = field.required ? undefined : null;
+  switch (field.type) {
+    case 'integer':
+    case 'decimal':
+    case 'percent':
+    case 'year':
+    case 'amount':
+      if (value === '' || value === null || value === undefined) return empty;
+      return typeof value === 'number' ? value : Number(value);
+    case 'money': {
+      const money = value as { amount: number | ''; currency: string } | null | undefined;
+      if (!money || money.amount === '' || money.amount === null) return empty;
+      return { amount: Number(money.amount), currency: money.currency };
+    }
+    case 'boolean':
+      return value === true;
+    case 'reference':
+      return value === null || value === '' || value === undefined ? empty : Number(value);
+    case 'select':
+      return value === null || value === '' || value === undefined ? empty : value;
+    case 'multiSelect':
+    case 'tags':
+    case 'emails':
+      return Array.isArray(value) && value.length > 0 ? value : field.required ? [] : null;
+    case 'datetime':
+      return typeof value === 'string' && value !== '' ? new Date(value).toISOString() : empty;
+    default: {
+      if (typeof value !== 'string') return empty;
+      return value.trim() === '' && !field.required ? null : value;
+    }
+  }
+}
+
+/** The form's starting values: a record's, or empty ones for a new record. */
+export function formValuesOf(entity: EntityDescription, mode: 'create' | 'edit', record?: ApiValues): FormValues {
+  return Object.fromEntries(
+    formFields(entity, mode).map(([name, field]) => [name, toFormValue(field, record?.[name])]),
+  );
+}
+
+/** The body of a create or update built from the form's values. */
+export function apiValuesOf(entity: EntityDescription, mode: 'create' | 'edit', values: FormValues): ApiValues {
+  const body: ApiValues = {};
+  for (const [name, field] of formFields(entity, mode)) {
+    const value = toApiValue(field, values[name]);
+    if (value !== undefined) body[name] = value;
+  }
+  return body;
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/** Only what the user changed, so that a save never writes back fields it did not touch. */
+export function changedValues(entity: EntityDescription, before: ApiValues, after: ApiValues): ApiValues {
+  const initial = apiValuesOf(entity, 'edit', formValuesOf(entity, 'edit', before));
+  return Object.fromEntries(Object.entries(after).filter(([name, value]) => !same(initial[name], value)));
+}
+
+export interface FieldChange {
+  name: string;
+  field: FieldDescription;
+  /** When the user opened the record. */
+  before: unknown;
+  /** On the server now. */
+  now: unknown;
+  /** What the user is saving (undefined when the user left the field alone). */
+  mine: unknown;
+}
+
+/**
+ * The fields someone else changed since the user opened the record (what a
+ * 412 is about), each with the value before, now, and the user's own if they
+ * changed it too.
+ */
+export function conflictingChanges(
+  entity: EntityDescription,
+  before: ApiValues,
+  now: ApiValues,
+  mine: ApiValues,
+): FieldChange[] {
+  const normal = (field: FieldDescription, value: unknown) => toApiValue(field, toFormValue(field, value));
+  return formFields(entity, 'edit').flatMap(([name, field]) => {
+    const was = normal(field, before[name]);
+    const is = normal(field, now[name]);
+    if (same(was, is)) return [];
+    return [
+      { name, field, before: before[name], now: now[name], mine: Object.hasOwn(mine, name) ? mine[name] : undefined },
+    ];
+  });
+}
+
+/** The joins that name every record the entity references by its display field: `firm(name),createdBy(fullName)`. */
+export function referenceJoins(entity: EntityDescription): string[] {
+  return Object.entries(allFields(entity)).flatMap(([name, field]) => {
+    const target = field.type === 'reference' && field.to ? findEntity(field.to) : undefined;
+    return target && name !== 'id' ? [`${referenceRelationName(name)}(${target.display})`] : [];
+  });
+}
+
+/** Splits a stored phone number into the country code it starts with and the rest. */
+export function splitPhone(value: string, codes: readonly string[]): { code: string; number: string } {
+  const text = value.trim();
+  const code = [...codes].filter((c) => c && text.startsWith(c)).sort((a, b) => b.length - a.length)[0];
+  return code ? { code, number: text.slice(code.length).trim() } : { code: '', number: text };
+}
+
+/** A phone number with its country code in front: `+33 1 23 45 67 89`. */
+export function joinPhone(code: string, number: string): string {
+  const rest = number.trim();
+  if (!rest) return '';
+  return code && !rest.startsWith('+') ? `${code} ${rest}` : rest;
+}

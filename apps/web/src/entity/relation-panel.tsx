@@ -1,0 +1,230 @@
+import type { RelationDescription } from '@data-platform/shared/entities/entity';
+import { findEntity } from '@data-platform/shared/entities/registry';
+import { ActionIcon, Anchor, Button, Card, Group, Modal, Stack, Table, Text, Title } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { IconPlus, IconX } from '@tabler/icons-react';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { toast } from 'react-toastify';
+import { useLocalizedPath } from '../i18n/use-localized-path.ts';
+import type { Row } from '../store/resource-slices.ts';
+import { CellValue, useFieldLabel } from './cell-value.tsx';
+import { FieldControl, siblingsOf } from './field-control.tsx';
+import { useCreateRecordMutation, useDeleteRecordMutation, usePagesInfiniteQuery } from './record-api.ts';
+import { showServerErrors, useRecordForm } from './record-form.tsx';
+import { recordPath, useMay } from './record-routes.ts';
+import { formFields } from './record-values.ts';
+
+/** The name of a related record, a link to its show page when it has one. */
+function RelatedName({ resource, row, display }: { resource: string; row: Row; display: string }) {
+  const localized = useLocalizedPath();
+  const path = recordPath(resource, row.id, 'show');
+  const shown = (
+    <CellValue
+      row={row}
+      column={{ name: display, field: findEntity(resource)?.fields[display] ?? { type: 'text', label: display } }}
+    />
+  );
+  return path ? (
+    <Anchor component={Link} to={localized(path)}>
+      {shown}
+    </Anchor>
+  ) : (
+    shown
+  );
+}
+
+/**
+ * The records related to one record through a relation of its description:
+ * through a link collection (with add, remove and the link's own fields such
+ * as role and commitment), or owned through a foreign key (read only).
+ */
+export function RelationPanel({
+  resource,
+  id,
+  relation,
+  description,
+}: {
+  resource: string;
+  id: number;
+  relation: string;
+  description: RelationDescription;
+}) {
+  const { t } = useTranslation(['record', 'common', 'entities']);
+  const via = description.kind === 'manyToMany' ? findEntity(description.via) : undefined;
+  const targetName = description.kind === 'hasMany' ? description.to : via?.fields[description.target]?.to;
+  const target = targetName ? findEntity(targetName) : undefined;
+  const mayTarget = useMay(targetName ?? '');
+  const mayLink = useMay(via?.name ?? '');
+  const linkLabel = useFieldLabel(via?.name ?? '');
+  const params = useMemo<[string, string][]>(
+    () =>
+      target
+        ? [
+            ['select', target.display],
+            ['sort', target.display],
+          ]
+        : [],
+    [target],
+  );
+  const skip = !target || !mayTarget('read');
+  const pages = usePagesInfiniteQuery({ path: `${resource}/${id}/${relation}`, params }, { skip });
+  const [unlink] = useDeleteRecordMutation();
+  const [adding, { open, close }] = useDisclosure(false);
+  if (skip || !target || !targetName) return null;
+
+  const rows = pages.data?.pages.flatMap((page) => page.data) ?? [];
+  const linkFields =
+    via && description.kind === 'manyToMany'
+      ? formFields(via, 'create').filter(([name]) => name !== description.from && name !== description.target)
+      : [];
+  const title = t(`entities:resources.${targetName}.other`);
+  const canChange = via !== undefined && mayLink('create');
+
+  return (
+    <Card withBorder component="section" aria-label={title}>
+      <Group justify="space-between" mb="xs">
+        <Title order={2} size="h4">
+          {title}
+        </Title>
+        {canChange ? (
+          <Button size="xs" variant="light" leftSection={<IconPlus size={14} aria-hidden />} onClick={open}>
+            {t('relations.add', { what: t(`entities:resources.${targetName}.one`) })}
+          </Button>
+        ) : null}
+      </Group>
+      {rows.length === 0 && !pages.isFetching ? (
+        <Text c="dimmed" size="sm">
+          {t('relations.none')}
+        </Text>
+      ) : (
+        <Table verticalSpacing={4}>
+          <Table.Tbody>
+            {rows.map((row) => {
+              const link = row.link as Row | undefined;
+              return (
+                <Table.Tr key={`${row.id}:${link?.id ?? ''}`}>
+                  <Table.Td>
+                    <RelatedName resource={targetName} row={row} display={target.display} />
+                  </Table.Td>
+                  {link
+                    ? linkFields.map(([name, field]) => (
+                        <Table.Td key={name}>
+                          <Text size="sm" c="dimmed" span>
+                            <CellValue row={link} column={{ name, field }} />
+                          </Text>
+                        </Table.Td>
+                      ))
+                    : null}
+                  {link && via && mayLink('delete') ? (
+                    <Table.Td w={40}>
+                      <ActionIcon
+                        variant="subtle"
+                        color="red"
+                        aria-label={t('relations.remove', { name: String(row[target.display] ?? row.id) })}
+                        onClick={() =>
+                          void unlink({ resource: via.name, id: link.id }).then((result) => {
+                            if (!('error' in result)) toast.success(t('relations.removed'));
+                          })
+                        }
+                      >
+                        <IconX size={16} aria-hidden />
+                      </ActionIcon>
+                    </Table.Td>
+                  ) : null}
+                </Table.Tr>
+              );
+            })}
+          </Table.Tbody>
+        </Table>
+      )}
+      {pages.hasNextPage ? (
+        <Group justify="center" mt="xs">
+          <Button
+            variant="default"
+            size="xs"
+            loading={pages.isFetchingNextPage}
+            onClick={() => void pages.fetchNextPage()}
+          >
+            {t('common:actions.loadMore')}
+          </Button>
+        </Group>
+      ) : null}
+      {canChange && via && description.kind === 'manyToMany' ? (
+        <Modal
+          opened={adding}
+          onClose={close}
+          title={t('relations.add', { what: t(`entities:resources.${targetName}.one`) })}
+        >
+          {adding ? (
+            <AddLinkForm
+              via={via.name}
+              from={description.from}
+              id={id}
+              fields={[...formFields(via, 'create').filter(([name]) => name === description.target), ...linkFields]}
+              label={linkLabel}
+              onDone={close}
+            />
+          ) : null}
+        </Modal>
+      ) : null}
+    </Card>
+  );
+}
+
+/** Picks the record to link (searched by `q`) and fills the link's own fields (role, commitment). */
+function AddLinkForm({
+  via,
+  from,
+  id,
+  fields,
+  label,
+  onDone,
+}: {
+  via: string;
+  from: string;
+  id: number;
+  fields: ReturnType<typeof formFields>;
+  label: ReturnType<typeof useFieldLabel>;
+  onDone: () => void;
+}) {
+  const { t } = useTranslation(['record', 'common']);
+  const record = useMemo(() => ({ id: 0, [from]: id }), [from, id]);
+  const form = useRecordForm(via, 'create', record);
+  const [create, creating] = useCreateRecordMutation();
+  const siblings = siblingsOf(fields);
+  const onSubmit = form.handleSubmit(async (body) => {
+    const result = await create({ resource: via, body });
+    if ('error' in result) {
+      if (result.error && 'status' in result.error) showServerErrors(form, result.error);
+      return;
+    }
+    toast.success(t('relations.added'));
+    onDone();
+  });
+  return (
+    <form onSubmit={(event) => void onSubmit(event)} noValidate>
+      <Stack>
+        {fields.map(([name, field]) => (
+          <FieldControl
+            key={name}
+            name={name}
+            field={field}
+            label={label(name, field)}
+            control={form.control}
+            siblings={siblings}
+          />
+        ))}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onDone}>
+            {t('common:actions.cancel')}
+          </Button>
+          <Button type="submit" loading={creating.isLoading}>
+            {t('common:actions.save')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

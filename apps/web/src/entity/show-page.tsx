@@ -1,0 +1,137 @@
+import { attachableEntities } from '@data-platform/shared/entities/picklists';
+import { Alert, Button, Card, Group, Loader, Modal, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { IconPencil, IconTrash } from '@tabler/icons-react';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useParams } from 'react-router';
+import { toast } from 'react-toastify';
+import { useFormat } from '../i18n/format.ts';
+import { useLocalizedPath } from '../i18n/use-localized-path.ts';
+import { isApiFailure } from '../store/http.ts';
+import { useFieldLabel } from './cell-value.tsx';
+import { FieldValue } from './field-value.tsx';
+import { FilesPanel } from './files-panel.tsx';
+import { NotesPanel } from './notes-panel.tsx';
+import { useDeleteRecordMutation, useRecordQuery } from './record-api.ts';
+import { recordPath, useMay } from './record-routes.ts';
+import { referenceJoins } from './record-values.ts';
+import { RelationPanel } from './relation-panel.tsx';
+import { describedEntity, listPathOf } from './resource-routes.ts';
+
+/** `/companies/7/show`: every field of the record, then its related records, notes and files. */
+export function ShowPage({ resource }: { resource: string }) {
+  const { t } = useTranslation(['record', 'common', 'entities']);
+  const entity = describedEntity(resource);
+  const id = Number(useParams().id);
+  const label = useFieldLabel(resource);
+  const format = useFormat();
+  const localized = useLocalizedPath();
+  const navigate = useNavigate();
+  const may = useMay(resource);
+  const [confirming, { open: confirm, close: cancel }] = useDisclosure(false);
+  const join = useMemo(() => referenceJoins(entity), [entity]);
+  const {
+    data: record,
+    error,
+    isLoading,
+  } = useRecordQuery({ resource, id, join }, { skip: !Number.isSafeInteger(id) });
+  const [remove, removing] = useDeleteRecordMutation();
+
+  if (isLoading) return <Loader size="sm" aria-label={t('common:list.loading')} />;
+  if (!record) {
+    return (
+      <Alert color="red" role="alert" title={t('show.missingTitle')}>
+        {isApiFailure(error) ? error.message : t('show.missing')}
+      </Alert>
+    );
+  }
+
+  const name = String(record[entity.display] ?? `#${record.id}`);
+  const fields = Object.entries(entity.fields);
+  const who = (relation: string) => (record[relation] as { fullName?: string } | null)?.fullName;
+  const listPath = localized(listPathOf(resource) ?? '/');
+
+  const onDelete = async () => {
+    const result = await remove({ resource, id });
+    if ('error' in result) return;
+    cancel();
+    toast.success(t('show.deleted', { name }));
+    navigate(listPath);
+  };
+
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between" align="flex-start">
+        <div>
+          <Text c="dimmed" size="sm">
+            {t(`entities:resources.${resource}.one`)}
+          </Text>
+          <Title order={1} size="h2">
+            {name}
+          </Title>
+        </div>
+        <Group gap="xs">
+          {may('update') ? (
+            <Button
+              component={Link}
+              to={localized(recordPath(resource, id, 'edit') ?? '/')}
+              leftSection={<IconPencil size={16} aria-hidden />}
+            >
+              {t('common:actions.edit')}
+            </Button>
+          ) : null}
+          {may('delete') ? (
+            <Button color="red" variant="light" leftSection={<IconTrash size={16} aria-hidden />} onClick={confirm}>
+              {t('common:actions.delete')}
+            </Button>
+          ) : null}
+        </Group>
+      </Group>
+
+      <Card withBorder component="section" aria-label={t('show.details')}>
+        <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md" verticalSpacing="md" component="dl" m={0}>
+          {fields.map(([fieldName, field]) => (
+            <div key={fieldName}>
+              <Text component="dt" size="sm" c="dimmed">
+                {label(fieldName, field)}
+              </Text>
+              <Text component="dd" m={0} data-field={fieldName}>
+                <FieldValue row={record} name={fieldName} field={field} />
+              </Text>
+            </div>
+          ))}
+        </SimpleGrid>
+        <Text size="xs" c="dimmed" mt="md">
+          {t('show.created', { at: format.dateTime(String(record.createdAt)), by: who('createdBy') ?? '—' })}
+          {' · '}
+          {t('show.updated', { at: format.dateTime(String(record.updatedAt)), by: who('updatedBy') ?? '—' })}
+        </Text>
+      </Card>
+
+      {Object.entries(entity.relations ?? {}).map(([relation, description]) => (
+        <RelationPanel key={relation} resource={resource} id={id} relation={relation} description={description} />
+      ))}
+      {(attachableEntities as readonly string[]).includes(resource) ? (
+        <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="lg">
+          <NotesPanel resource={resource} id={id} />
+          <FilesPanel resource={resource} id={id} />
+        </SimpleGrid>
+      ) : null}
+
+      <Modal opened={confirming} onClose={cancel} title={t('show.deleteTitle', { name })} centered>
+        <Stack>
+          <Text>{t('show.deleteText')}</Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={cancel}>
+              {t('common:actions.cancel')}
+            </Button>
+            <Button color="red" loading={removing.isLoading} onClick={() => void onDelete()}>
+              {t('common:actions.delete')}
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </Stack>
+  );
+}
