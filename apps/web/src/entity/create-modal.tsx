@@ -35,7 +35,13 @@ export function CreateModal({ resource, onClose }: { resource: string; onClose: 
 
   const title = t('create.title', { what: t(`entities:resources.${resource}.one`) });
   return (
-    <Modal opened onClose={onClose} title={title} size="xl">
+    <Modal
+      closeButtonProps={{ 'aria-label': t('record:dialog.close') }}
+      opened
+      onClose={onClose}
+      title={title}
+      size="xl"
+    >
       <form onSubmit={(event) => void onSubmit(event)} noValidate aria-label={title}>
         <Stack>
           <RecordFields resource={resource} mode="create" form={form} />

@@ -115,11 +115,11 @@ function EditForm({ resource, initial, join }: { resource: string; initial: Row;
   };
 
   // The user's value of a field; a reference the user picked is named by its id (its name is not joined).
-  const mineRow = (change: FieldChange, current: Row): Row => ({
-    ...current,
-    [change.name]: change.mine,
-    [referenceRelationName(change.name)]: null,
-  });
+  const mineRow = (change: FieldChange, current: Row): Row => {
+    const row: Row = { ...current, [change.name]: change.mine };
+    if (change.field.type === 'reference') row[referenceRelationName(change.name)] = null;
+    return row;
+  };
 
   return (
     <form onSubmit={(event) => void onSubmit(event)} noValidate>
@@ -146,6 +146,7 @@ function EditForm({ resource, initial, join }: { resource: string; initial: Row;
       </Stack>
       <LeaveGuard dirty={form.formState.isDirty} leaving={leaving} />
       <Modal
+        closeButtonProps={{ 'aria-label': t('record:dialog.close') }}
         opened={conflict !== null}
         onClose={() => setConflict(null)}
         title={t('conflict.title')}
@@ -195,7 +196,7 @@ function EditForm({ resource, initial, join }: { resource: string; initial: Row;
               <Button variant="default" onClick={reload}>
                 {t('conflict.reload')}
               </Button>
-              <Button color="orange" onClick={() => void overwrite()}>
+              <Button color="red" onClick={() => void overwrite()}>
                 {t('conflict.overwrite')}
               </Button>
             </Group>

@@ -24,7 +24,14 @@ export function LeaveGuard({ dirty, leaving }: { dirty: boolean; leaving: RefObj
   }, [dirty]);
   const blocked = blocker.state === 'blocked';
   return (
-    <Modal opened={blocked} onClose={() => blocker.reset?.()} title={t('leave.title')} centered zIndex={400}>
+    <Modal
+      closeButtonProps={{ 'aria-label': t('record:dialog.close') }}
+      opened={blocked}
+      onClose={() => blocker.reset?.()}
+      title={t('leave.title')}
+      centered
+      zIndex={400}
+    >
       <Stack>
         <Text>{t('leave.text')}</Text>
         <Group justify="flex-end">

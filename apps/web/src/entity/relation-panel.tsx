@@ -153,6 +153,7 @@ export function RelationPanel({
       ) : null}
       {canChange && via && description.kind === 'manyToMany' ? (
         <Modal
+          closeButtonProps={{ 'aria-label': t('record:dialog.close') }}
           opened={adding}
           onClose={close}
           title={t('relations.add', { what: t(`entities:resources.${targetName}.one`) })}

@@ -119,7 +119,13 @@ export function ShowPage({ resource }: { resource: string }) {
         </SimpleGrid>
       ) : null}
 
-      <Modal opened={confirming} onClose={cancel} title={t('show.deleteTitle', { name })} centered>
+      <Modal
+        closeButtonProps={{ 'aria-label': t('record:dialog.close') }}
+        opened={confirming}
+        onClose={cancel}
+        title={t('show.deleteTitle', { name })}
+        centered
+      >
         <Stack>
           <Text>{t('show.deleteText')}</Text>
           <Group justify="flex-end">
