@@ -1,7 +1,8 @@
+import { readFile } from 'node:fs/promises';
 import { isWritable } from '@data-platform/shared/entities/entity';
 import { createSchema } from '@data-platform/shared/entities/record-schema';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type Database, openDatabase } from '../db/client.ts';
 import { seedDemoIfEmpty } from './demo.ts';
 import { demoCounts, type EntityRows, generateDataset, QUARTERS, type Row } from './generator.ts';
@@ -12,7 +13,9 @@ let database: Database;
 let reference: ReferenceData;
 
 beforeAll(async () => {
-  database = await openDatabase({});
+  // The migrated template the test run made once (see testing/global-setup.ts), when there is one.
+  const template = inject('pgliteTemplate');
+  database = await openDatabase({ loadDataDir: template ? new Blob([await readFile(template)]) : undefined });
   reference = await readReferenceData(database);
 });
 afterAll(async () => {
