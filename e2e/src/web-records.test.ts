@@ -224,6 +224,22 @@ describe('record pages: show, edit, create modal, links, notes, files', () => {
     await page.context().close();
   });
 
+  it('shows the server’s field errors under their fields', async () => {
+    await create('contacts', { firstName: 'Grace', lastName: 'Hopper', email: 'grace@test.example' });
+    const page = await newPage(browser);
+    await openSignedIn(page, `${server.url}/contacts?create=1`);
+    const dialog = page.getByRole('dialog', { name: 'Create: Contact' });
+    await dialog.getByRole('textbox', { name: 'First name' }).fill('Grace');
+    await dialog.getByRole('textbox', { name: 'Last name' }).fill('Again');
+    await dialog.getByRole('textbox', { name: 'Email' }).fill('GRACE@test.example');
+    await dialog.getByRole('button', { name: 'Create', exact: true }).click();
+    const email = dialog.getByRole('textbox', { name: 'Email' });
+    await expect.poll(() => email.getAttribute('aria-invalid')).toBe('true');
+    await dialog.getByText('Already used').waitFor();
+    expect(new URL(page.url()).search).toBe('?create=1');
+    await page.context().close();
+  });
+
   it('formats money and dates by the language of the address', async () => {
     const deal = await create('deals', {
       name: 'Project Lark',
