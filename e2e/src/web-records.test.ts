@@ -257,6 +257,38 @@ describe('record pages: show, edit, create modal, links, notes, files', () => {
     await page.context().close();
   });
 
+  it('links references, lists what a record owns, loads more notes, uploads a dropped file', async () => {
+    const firm = await create('firms', { name: 'Northwind Partners' });
+    const fund = await create('funds', { name: 'Northwind Fund II', currency: 'USD', firmId: firm.id });
+    const deal = await create('deals', { name: 'Project Heron', fundId: fund.id });
+    for (let n = 1; n <= 11; n += 1) {
+      await create('notes', { entity: 'funds', recordId: fund.id, body: `Call number ${n}` });
+    }
+    const page = await newPage(browser);
+    await openSignedIn(page, `${server.url}/deals/${deal.id}/show`);
+    await page.getByRole('link', { name: 'Northwind Fund II' }).click();
+    await page.waitForURL(`**/funds/${fund.id}/show`);
+    await page.getByRole('link', { name: 'Northwind Partners' }).waitFor();
+    await page.getByRole('region', { name: 'Deals' }).getByRole('link', { name: 'Project Heron' }).waitFor();
+
+    const notes = page.getByRole('region', { name: 'Notes' });
+    await notes.getByText('Call number 11').waitFor();
+    expect(await notes.getByTestId('note').count()).toBe(10);
+    await notes.getByRole('button', { name: 'Load More...' }).click();
+    await notes.getByText('Call number 1', { exact: true }).waitFor();
+    expect(await notes.getByTestId('note').count()).toBe(11);
+
+    const files = page.getByTestId('files-panel');
+    const dropped = await page.evaluateHandle(() => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File(['quarterly numbers'], 'q3.csv', { type: 'text/csv' }));
+      return transfer;
+    });
+    await files.dispatchEvent('drop', { dataTransfer: dropped });
+    await files.getByRole('button', { name: 'q3.csv', exact: true }).waitFor();
+    await page.context().close();
+  });
+
   it('asks before leaving an edit with unsaved changes', async () => {
     const firm = await create('firms', { name: 'Initech Capital' });
     const page = await newPage(browser);
