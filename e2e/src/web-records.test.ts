@@ -289,6 +289,41 @@ describe('record pages: show, edit, create modal, links, notes, files', () => {
     await page.context().close();
   });
 
+  it('edits a contact: a firm by search, country then state, the phone with the country code', async () => {
+    const firm = await create('firms', { name: 'Contoso Ventures' });
+    const contact = await create('contacts', { firstName: 'Linus', lastName: 'Cascade' });
+    const page = await newPage(browser);
+    await openSignedIn(page, `${server.url}/contacts/${contact.id}/edit`);
+    await picker(page, 'Firm').fill('Contoso');
+    await page.getByRole('option', { name: 'Contoso Ventures' }).click();
+    const state = picker(page, 'HQ state');
+    expect(await state.isDisabled()).toBe(true);
+    await picker(page, 'HQ country').fill('France');
+    await page
+      .getByRole('option', { name: /France$/ })
+      .first()
+      .click();
+    expect(await state.isDisabled()).toBe(false);
+    await state.click();
+    const firstState = page.getByRole('option').first();
+    const stateName = (await firstState.textContent()) ?? '';
+    await firstState.click();
+    await page.getByRole('textbox', { name: 'Phone', exact: true }).fill('1 23 45 67 89');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.waitForURL(`**/contacts/${contact.id}/show`);
+    await page.getByRole('link', { name: 'Contoso Ventures' }).waitFor();
+    const stored = (await (
+      await server.fetch(`/api/v1/contacts/${contact.id}?join=hqCountry(name),hqState(name)`)
+    ).json()) as Record<string, unknown>;
+    expect(stored).toMatchObject({
+      firmId: firm.id,
+      phone: '+33 1 23 45 67 89',
+      hqCountry: { name: 'France' },
+      hqState: { name: stateName },
+    });
+    await page.context().close();
+  });
+
   it('asks before leaving an edit with unsaved changes', async () => {
     const firm = await create('firms', { name: 'Initech Capital' });
     const page = await newPage(browser);
