@@ -108,15 +108,18 @@ export function createAppRouter(store: AppStore) {
       loader: requireUser,
       lazy: async () => ({ Component: (await import('../features/dashboard/home-page.tsx')).HomePage }),
     },
-    ...availableResourceRoutes.map(
-      (route): RouteObject => ({
-        path: route.path.slice(1),
-        loader: requireRead(route.resource),
-        lazy: async () => {
-          const { ListPage } = await import('../entity/list-page.tsx');
-          return { element: <ListPage resource={route.resource} rootPath={route.path} /> };
-        },
-      }),
+    // A list at its root path, and its saved views at `<root>/views/<slug>`.
+    ...availableResourceRoutes.flatMap((route) =>
+      [route.path.slice(1), `${route.path.slice(1)}/views/:slug`].map(
+        (path): RouteObject => ({
+          path,
+          loader: requireRead(route.resource),
+          lazy: async () => {
+            const { ListPage } = await import('../entity/list-page.tsx');
+            return { element: <ListPage resource={route.resource} rootPath={route.path} /> };
+          },
+        }),
+      ),
     ),
     ...recordPageRoutes(requireUser),
     {

@@ -1,4 +1,5 @@
 import { requiredPermissions } from '@data-platform/shared/entities/access';
+import { type AccessAction, operationsOf } from '@data-platform/shared/entities/entity';
 import { findEntity } from '@data-platform/shared/entities/registry';
 import type { Permission } from '@data-platform/shared/permissions';
 import type { CurrentUser } from '../store/auth-slice.ts';
@@ -13,4 +14,12 @@ export function holds(user: CurrentUser | undefined, needed: readonly Permission
 export function canRead(user: CurrentUser | undefined, resource: string): boolean {
   const entity = findEntity(resource);
   return entity !== undefined && holds(user, requiredPermissions(entity, 'read'));
+}
+
+/** True when the API offers the action on the resource and the user's role allows it. */
+export function can(user: CurrentUser | undefined, resource: string, action: AccessAction): boolean {
+  const entity = findEntity(resource);
+  if (!entity) return false;
+  const operation = action === 'read' ? 'list' : action;
+  return operationsOf(entity).includes(operation) && holds(user, requiredPermissions(entity, action));
 }

@@ -1,8 +1,8 @@
 import { allFields, type EntityDescription, referenceRelationName } from '@data-platform/shared/entities/entity';
 import { findEntity } from '@data-platform/shared/entities/registry';
 import type { FieldDescription } from '@data-platform/shared/fields/field-types';
-import { type FilterOp, filterOps } from '@data-platform/shared/fields/field-types';
 import type { FilterCondition } from '../store/layouts-slice.ts';
+import { filterParams } from './list-state.ts';
 
 /** A column of a list: the field, and for a reference the relation that names the referenced row. */
 export interface Column {
@@ -30,9 +30,14 @@ export function columnsOf(entity: EntityDescription, names: readonly string[]): 
 
 /**
  * The list parameters that fetch exactly the columns: plain fields in
- * `select` (with the currency of amounts), references by `join`.
+ * `select` (with the currency of amounts, and the version that edits need),
+ * references by `join`; then filters, search and sort.
  */
-export function listParams(columns: readonly Column[], filters: readonly FilterCondition[], sort?: string) {
+export function listParams(
+  columns: readonly Column[],
+  { filters, sort, q }: { filters: readonly FilterCondition[]; sort?: string; q?: string },
+  pageSize: number,
+): [string, string][] {
   const select = new Set<string>();
   const joins: string[] = [];
   for (const { name, field, reference } of columns) {
@@ -40,24 +45,12 @@ export function listParams(columns: readonly Column[], filters: readonly FilterC
     else select.add(name);
     if (field.currencyField) select.add(field.currencyField);
   }
+  select.add('version');
   const params: [string, string][] = [['select', [...select].join(',')]];
   if (joins.length > 0) params.push(['join', joins.join(',')]);
-  for (const { field, op, value } of filters) params.push([`filter[${field}][${op}]`, value ?? '']);
+  params.push(...filterParams(filters));
+  if (q?.trim()) params.push(['q', q.trim()]);
   if (sort) params.push(['sort', sort]);
+  params.push(['pageSize', String(pageSize)]);
   return params;
-}
-
-const isFilterOp = (value: string): value is FilterOp => (filterOps as readonly string[]).includes(value);
-
-/** The filters an address carries: `filter[stage][eq]=Seed`, `filter[stage]=Seed` (eq). */
-export function filtersOf(search: URLSearchParams): FilterCondition[] {
-  const filters: FilterCondition[] = [];
-  for (const [key, value] of search) {
-    const match = /^filter\[([A-Za-z0-9]+)\](?:\[([A-Za-z]+)\])?$/.exec(key);
-    if (!match?.[1]) continue;
-    const op = match[2] ?? 'eq';
-    if (!isFilterOp(op)) continue;
-    filters.push({ field: match[1], op, value: op === 'isNull' || op === 'notNull' ? undefined : value });
-  }
-  return filters;
 }

@@ -15,6 +15,9 @@ export interface Layout {
   name: string;
   shows?: string[];
   filters?: FilterCondition[];
+  /** `-revenue,name`; empty for the entity's default order. */
+  sort?: string;
+  q?: string;
 }
 
 /** Keyed by the list's root path (`/companies`). */

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { logout } from './auth-slice.ts';
 import { queryString } from './http.ts';
-import { type GetAllArgs, getAll, initialResourceState, resourceReducers } from './resource-slices.ts';
+import {
+  type GetAllArgs,
+  getAll,
+  initialResourceState,
+  resourceReducers,
+  rowsChanged,
+  rowsRemoved,
+} from './resource-slices.ts';
 
 const deals = resourceReducers.deals;
 const args: GetAllArgs = { resource: 'deals', query: [['select', 'name']] };
@@ -63,5 +70,27 @@ describe('queryString', () => {
         ['q', 'a&b=c'],
       ]),
     ).toBe('join=states(id,name)&filter[stage][eq]=Due%20diligence&q=a%26b%3Dc');
+  });
+});
+
+describe('rows changed on the server', () => {
+  const loaded = () => {
+    const state = deals(initialResourceState, getAll.pending('r1', args));
+    return deals(state, getAll.fulfilled(page([1, 2, 3], null), 'r1', args));
+  };
+
+  it('leave the loaded list when deleted, and the exact total counts them out', () => {
+    const state = deals(loaded(), rowsRemoved({ resource: 'deals', ids: [2] }));
+    expect(state.items.map((row) => row.id)).toEqual([1, 3]);
+    expect(state.total).toBe(2);
+    expect(resourceReducers.funds(initialResourceState, rowsRemoved({ resource: 'deals', ids: [2] }))).toBe(
+      initialResourceState,
+    );
+  });
+
+  it('take their new values when updated', () => {
+    const state = deals(loaded(), rowsChanged({ resource: 'deals', rows: [{ id: 3, name: 'Renamed', version: 2 }] }));
+    expect(state.items[2]).toEqual({ id: 3, name: 'Renamed', version: 2 });
+    expect(state.items[0]).toEqual({ id: 1, name: 'Deal 1' });
   });
 });

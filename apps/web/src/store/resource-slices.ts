@@ -1,5 +1,5 @@
 import type { ListResponse } from '@data-platform/shared/query/list-query';
-import { createSlice, type Reducer } from '@reduxjs/toolkit';
+import { createAction, createSlice, original, type Reducer } from '@reduxjs/toolkit';
 import { COUNTRIES_PAGE_SIZE } from '../constants.ts';
 import { logout } from './auth-slice.ts';
 import { apiRequest, queryString, toFailure } from './http.ts';
@@ -89,6 +89,11 @@ export const getAll = createApiThunk(
   },
 );
 
+/** Rows deleted on the server: they leave the loaded list. */
+export const rowsRemoved = createAction<{ resource: ResourceArea; ids: number[] }>('resources/rowsRemoved');
+/** Rows changed on the server: their new values replace the loaded ones. */
+export const rowsChanged = createAction<{ resource: ResourceArea; rows: Row[] }>('resources/rowsChanged');
+
 /** The countries with their states, fetched once per session. */
 export const loadCountries = () =>
   getAll({
@@ -125,7 +130,9 @@ function resourceSlice(name: ResourceArea) {
         })
         .addCase(getAll.fulfilled, (state, { meta, payload }) => {
           if (!mine(meta.arg) || meta.requestId !== state.requestId) return;
-          state.items = meta.arg.cursor ? [...state.items, ...payload.data] : payload.data;
+          // push, not a spread: a spread would draft every row already loaded (100,000 of them on a long list).
+          if (meta.arg.cursor) state.items.push(...payload.data);
+          else state.items = payload.data;
           state.total = payload.total;
           state.totalExact = payload.totalExact;
           state.nextCursor = payload.nextCursor;
@@ -135,6 +142,21 @@ function resourceSlice(name: ResourceArea) {
           if (!mine(meta.arg) || meta.requestId !== state.requestId) return;
           state.status = 'failed';
           state.error = payload?.message ?? error.message ?? 'Unknown error';
+        })
+        .addCase(rowsRemoved, (state, { payload }) => {
+          if (payload.resource !== name) return;
+          const gone = new Set(payload.ids);
+          // Read the plain rows, not drafts of each of them.
+          state.items = (original(state.items) ?? []).filter((row) => !gone.has(row.id));
+          if (state.total !== null && state.totalExact) state.total = Math.max(0, state.total - payload.ids.length);
+        })
+        .addCase(rowsChanged, (state, { payload }) => {
+          if (payload.resource !== name) return;
+          const changed = new Map(payload.rows.map((row) => [row.id, row]));
+          (original(state.items) ?? []).forEach((row, index) => {
+            const update = changed.get(row.id);
+            if (update) state.items[index] = { ...row, ...update };
+          });
         })
         // Another user may sign in next: nothing of this session stays.
         .addCase(logout, () => initialResourceState);

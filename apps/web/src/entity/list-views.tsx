@@ -1,0 +1,183 @@
+import { Button, Group, Menu, Modal, Stack, TextInput } from '@mantine/core';
+import { IconChevronDown, IconDeviceFloppy, IconLayoutList, IconPencil, IconTrash } from '@tabler/icons-react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { toast } from 'react-toastify';
+import { useLocalizedPath } from '../i18n/use-localized-path.ts';
+import { useAppDispatch, useAppSelector } from '../store/hooks.ts';
+import { queryString } from '../store/http.ts';
+import { addLayout, type Layout, removeLayout, replaceLayout } from '../store/layouts-slice.ts';
+import { customPathFor, type ListView, layoutHref } from './list-state.ts';
+
+const noLayouts: Layout[] = [];
+
+/** Saved views of a list: open one, save the current one, rename or delete the one open. */
+export function ListViews({
+  rootPath,
+  view,
+  current,
+  defaultShows,
+}: {
+  rootPath: string;
+  view: ListView;
+  /** The saved layout open, if any. */
+  current: Layout | undefined;
+  defaultShows: readonly string[];
+}) {
+  const { t } = useTranslation();
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const localized = useLocalizedPath();
+  const layouts = useAppSelector((state) => state.layouts.layouts[rootPath]) ?? noLayouts;
+  const [naming, setNaming] = useState<'save' | 'rename' | null>(null);
+  const [name, setName] = useState('');
+  const [confirmDelete, setConfirmDelete] = useState(false);
+
+  const href = (layout: Layout) => localized(layoutHref(layout, defaultShows, queryString));
+  const state = { shows: view.shows, filters: view.filters, sort: view.sort, q: view.q };
+
+  const submit = () => {
+    const trimmed = name.trim();
+    if (!trimmed) return;
+    if (naming === 'rename' && current) {
+      dispatch(replaceLayout({ rootPath, layout: { ...current, name: trimmed } }));
+      toast.success(t('views.renamed', { name: trimmed }));
+    } else {
+      const layout: Layout = {
+        pathId: crypto.randomUUID(),
+        customPath: customPathFor(rootPath, trimmed, layouts),
+        name: trimmed,
+        ...state,
+      };
+      dispatch(addLayout({ rootPath, layout }));
+      toast.success(t('views.saved', { name: trimmed }));
+      void navigate(href(layout));
+    }
+    setNaming(null);
+  };
+
+  return (
+    <>
+      <Menu position="bottom-end" withinPortal>
+        <Menu.Target>
+          <Button
+            variant="default"
+            size="xs"
+            leftSection={<IconLayoutList size={14} aria-hidden />}
+            rightSection={<IconChevronDown size={14} aria-hidden />}
+          >
+            {t('views.menu')}
+          </Button>
+        </Menu.Target>
+        <Menu.Dropdown>
+          <Menu.Label>{t('views.savedViews')}</Menu.Label>
+          {layouts.length === 0 ? <Menu.Item disabled>{t('views.none')}</Menu.Item> : null}
+          {layouts.map((layout) => (
+            <Menu.Item key={layout.pathId} component={Link} to={href(layout)}>
+              {layout.name}
+            </Menu.Item>
+          ))}
+          <Menu.Divider />
+          {current ? (
+            <Menu.Item
+              leftSection={<IconDeviceFloppy size={14} aria-hidden />}
+              onClick={() => {
+                dispatch(replaceLayout({ rootPath, layout: { ...current, ...state } }));
+                toast.success(t('views.updated', { name: current.name }));
+              }}
+            >
+              {t('views.update')}
+            </Menu.Item>
+          ) : null}
+          <Menu.Item
+            leftSection={<IconDeviceFloppy size={14} aria-hidden />}
+            onClick={() => {
+              setName('');
+              setNaming('save');
+            }}
+          >
+            {t('views.saveAs')}
+          </Menu.Item>
+          {current ? (
+            <>
+              <Menu.Item
+                leftSection={<IconPencil size={14} aria-hidden />}
+                onClick={() => {
+                  setName(current.name);
+                  setNaming('rename');
+                }}
+              >
+                {t('views.rename')}
+              </Menu.Item>
+              <Menu.Item
+                color="red"
+                leftSection={<IconTrash size={14} aria-hidden />}
+                onClick={() => setConfirmDelete(true)}
+              >
+                {t('views.delete')}
+              </Menu.Item>
+            </>
+          ) : null}
+        </Menu.Dropdown>
+      </Menu>
+      <Modal
+        closeButtonProps={{ 'aria-label': t('actions.close') }}
+        opened={naming !== null}
+        onClose={() => setNaming(null)}
+        title={naming === 'rename' ? t('views.rename') : t('views.saveAs')}
+      >
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            submit();
+          }}
+        >
+          <Stack>
+            <TextInput
+              label={t('views.name')}
+              value={name}
+              onChange={(event) => setName(event.currentTarget.value)}
+              required
+              maxLength={100}
+              data-autofocus
+            />
+            <Group justify="flex-end">
+              <Button variant="default" onClick={() => setNaming(null)}>
+                {t('actions.cancel')}
+              </Button>
+              <Button type="submit" disabled={!name.trim()}>
+                {t('actions.save')}
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      </Modal>
+      <Modal
+        closeButtonProps={{ 'aria-label': t('actions.close') }}
+        opened={confirmDelete}
+        onClose={() => setConfirmDelete(false)}
+        title={t('views.delete')}
+      >
+        <Stack>
+          {t('views.confirmDelete', { name: current?.name ?? '' })}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setConfirmDelete(false)}>
+              {t('actions.cancel')}
+            </Button>
+            <Button
+              color="red"
+              onClick={() => {
+                if (current) dispatch(removeLayout({ rootPath, customPath: current.customPath }));
+                setConfirmDelete(false);
+                void navigate(localized(rootPath));
+              }}
+            >
+              {t('actions.delete')}
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </>
+  );
+}
