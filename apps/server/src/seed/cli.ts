@@ -59,13 +59,31 @@ try {
     console.log(`Seeding ${where} at scale ${scale} (seed ${seed}): ${JSON.stringify(counts)}`);
     console.log(timingHeader);
     const started = performance.now();
+    // Indexes and foreign keys are dropped while loading: a first Ctrl-C stops the load and puts them back.
+    const stop = new AbortController();
+    const interrupt = () => {
+      console.error('Stopping: putting indexes and foreign keys back (Ctrl-C again to quit at once)');
+      stop.abort(new Error('Interrupted'));
+      process.off('SIGINT', interrupt);
+      process.off('SIGTERM', interrupt);
+    };
+    process.on('SIGINT', interrupt);
+    process.on('SIGTERM', interrupt);
     const timings = await seedDatabase(database, counts, {
+      signal: stop.signal,
       seed,
       bulk: scale >= BULK_SCALE,
       onTable: (t) => console.log(formatTiming(t)),
+    }).catch((error: unknown) => {
+      if (!stop.signal.aborted) throw error;
+      console.error('Stopped. Indexes and foreign keys are back; the data is partly loaded: seed again with --reset.');
+      process.exitCode = 130;
+      return undefined;
     });
-    const rows = timings.reduce((sum, t) => sum + t.rows, 0);
-    console.log(`Loaded ${rows} rows in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    if (timings) {
+      const rows = timings.reduce((sum, t) => sum + t.rows, 0);
+      console.log(`Loaded ${rows} rows in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    }
   }
 } finally {
   await database.close();

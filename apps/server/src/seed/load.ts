@@ -47,6 +47,8 @@ export interface SeedOptions {
   bulk?: boolean;
   /** Rows per COPY. */
   chunkSize?: number;
+  /** Stops loading between chunks; what was dropped is still put back before the error is thrown. */
+  signal?: AbortSignal;
   /** Told when each table is ready (loaded, indexed, analyzed). */
   onTable?(timing: TableTiming): void;
 }
@@ -101,7 +103,7 @@ export async function seedDatabase(
   try {
     for (const { entity, rows } of streams) {
       const started = performance.now();
-      const count = await copyRows(database, entity, rows(), options.chunkSize ?? 25_000);
+      const count = await copyRows(database, entity, rows(), options.chunkSize ?? 25_000, options.signal);
       const loadMs = performance.now() - started;
       const indexes = (dropped.get(entity.table) ?? []).filter((d) => d.kind === 'index');
       dropped.set(
@@ -150,6 +152,7 @@ async function copyRows(
   entity: EntityDescription,
   rows: Iterable<Row>,
   chunkSize: number,
+  signal?: AbortSignal,
 ): Promise<number> {
   const columns = csvColumns(entity);
   const names = columns.map((c) => c.name);
@@ -159,6 +162,7 @@ async function copyRows(
   let copying: Promise<void> = Promise.resolve();
   let lines: string[] = [];
   const flush = async () => {
+    signal?.throwIfAborted();
     const csv = `${lines.join('\n')}\n`;
     lines = [];
     await copying;
