@@ -4,13 +4,6 @@ import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../db/client.ts';
 
-declare module 'vitest' {
-  export interface ProvidedContext {
-    /** A migrated PGlite data directory with reference data, as a tarball path. */
-    pgliteTemplate: string;
-  }
-}
-
 /**
  * Migrates one embedded database and loads its reference data once per test
  * run; every test server on PGlite starts from a copy of it instead of

@@ -5,6 +5,14 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** A migrated PGlite data directory with reference data, as a tarball path. */
+    pgliteTemplate: string;
+  }
+}
+
 import { configFromEnv } from '../config.ts';
 import { type Database, openDatabase } from '../db/client.ts';
 import { bootstrapAccounts } from '../domain/bootstrap.ts';
