@@ -9,7 +9,7 @@ import {
   useTable,
 } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, type ReactNode, useEffect, useMemo, useRef } from 'react';
+import { memo, type ReactNode, useCallback, useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Row } from '../store/resource-slices.ts';
 import { CellValue } from './cell-value.tsx';
@@ -19,6 +19,9 @@ import { sortKeys } from './list-state.ts';
 
 const features = tableFeatures({ rowSortingFeature, rowSelectionFeature });
 const helper = createColumnHelper<typeof features, Row>();
+
+const getRowId = (row: Row) => String(row.id);
+const noSelection: RowSelectionState = {};
 
 export const ROW_HEIGHT = 40;
 const SELECT_WIDTH = 44;
@@ -98,16 +101,22 @@ export function ListGrid(props: ListGridProps) {
   );
   const sorting: SortingState = useMemo(() => sortKeys(sort).map(({ field, desc }) => ({ id: field, desc })), [sort]);
 
+  // Options kept stable between renders: a new one would have the table rebuild its model of every loaded row.
+  const state = useMemo(() => ({ sorting, rowSelection: selection ?? noSelection }), [sorting, selection]);
+  const onRowSelectionChange = useCallback(
+    (updater: RowSelectionState | ((old: RowSelectionState) => RowSelectionState)) =>
+      onSelectionChange(typeof updater === 'function' ? updater(selection ?? noSelection) : updater),
+    [onSelectionChange, selection],
+  );
   const table = useTable({
     features,
     columns: columnDefs,
     data: rows,
-    getRowId: (row) => String(row.id),
-    state: { sorting, rowSelection: selection ?? {} },
+    getRowId,
+    state,
     manualSorting: true,
     enableRowSelection: selection !== null,
-    onRowSelectionChange: (updater) =>
-      onSelectionChange(typeof updater === 'function' ? updater(selection ?? {}) : updater),
+    onRowSelectionChange,
   });
 
   const modelRows = table.getRowModel().rows;
@@ -124,7 +133,7 @@ export function ListGrid(props: ListGridProps) {
     if (modelRows.length > 0 && last >= modelRows.length - LOAD_AHEAD) onEndReached();
   }, [last, modelRows.length, onEndReached]);
 
-  const widths = columns.map(widthOf);
+  const widths = useMemo(() => columns.map(widthOf), [columns]);
   const width = widths.reduce((sum, w) => sum + w, 0) + (selection ? SELECT_WIDTH : 0) + (actions ? ACTIONS_WIDTH : 0);
   const allSelected = table.getIsAllRowsSelected();
   const someSelected = table.getIsSomeRowsSelected();
