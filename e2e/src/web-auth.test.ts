@@ -66,10 +66,14 @@ describe('signing in and the account screens', () => {
     // The session ends on the server (revoked, expired): the next call answers 401.
     const token = await heldToken(page);
     await fetch(`${server.url}/api/v1/auth/logout`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
-    await page.getByRole('link', { name: 'Clear filters' }).click();
+    // Searching asks the server again, which now answers 401.
+    await page.getByLabel('Search', { exact: true }).fill('Nothing that matches');
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     await page.getByText('Your session has ended. Sign in again to continue.').waitFor();
-    expect(new URL(page.url()).searchParams.get('redirect')).toBe('/deals');
+    // Back to the same list, its filter and search included.
+    const redirect = new URL(page.url()).searchParams.get('redirect') ?? '';
+    expect(new URL(redirect, server.url).pathname).toBe('/deals');
+    expect(new URL(redirect, server.url).searchParams.get('filter[stage][eq]')).toBe('Closing');
 
     await signInWithForm(page);
     await page.getByRole('heading', { name: 'Deals', exact: true }).waitFor();
