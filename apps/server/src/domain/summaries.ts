@@ -2,7 +2,7 @@ import { requiredPermissions } from '@data-platform/shared/entities/access';
 import type { EntityDescription } from '@data-platform/shared/entities/entity';
 import { findEntity } from '@data-platform/shared/entities/registry';
 import { parseListQueryString } from '@data-platform/shared/query/list-query';
-import type { DashboardSummaries, GroupCount } from '@data-platform/shared/summaries';
+import { type DashboardSummaries, dashboardBreakdowns, type GroupCount } from '@data-platform/shared/summaries';
 import { sql } from 'drizzle-orm';
 import { type Actor, missingPermissions } from '../auth/actor.ts';
 import { countRows, listRecords } from '../crud/records.ts';
@@ -12,13 +12,6 @@ import { columnName } from '../db/columns.ts';
 
 /** The record types counted on the home dashboard. */
 const counted = ['companies', 'funds', 'contacts', 'firms', 'deals', 'investors', 'fundPerformances'] as const;
-
-/** Picklist breakdowns on the home dashboard: [summary key, resource, field]. */
-const breakdowns = [
-  ['dealsByStage', 'deals', 'stage'],
-  ['investorsByFundraisingStatus', 'investors', 'fundraisingStatus'],
-  ['fundsByStatus', 'funds', 'status'],
-] as const;
 
 /** Rows per value of a picklist field, in the picklist's order, with empty values last. */
 export async function countByValue(
@@ -56,7 +49,7 @@ export async function dashboardSummaries(database: Database, actor: Actor): Prom
     if (entity) counts[resource] = await countRows(database, entity, parseListQueryString(entity, {}));
   }
   const summaries: DashboardSummaries = { counts };
-  for (const [key, resource, field] of breakdowns) {
+  for (const { key, resource, field } of dashboardBreakdowns) {
     const entity = canRead(actor, resource);
     if (entity) summaries[key] = await countByValue(database, entity, field);
   }

@@ -1,3 +1,4 @@
+import { dashboardBreakdowns } from '@data-platform/shared/summaries';
 import { Alert, Anchor, Card, Group, Loader, Progress, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useEffect } from 'react';
@@ -101,7 +102,7 @@ export function HomePage() {
     void dispatch(loadSummaries());
   }, [dispatch]);
 
-  const { counts, dealsByStage, investorsByFundraisingStatus, fundsByStatus, recentNotes } = summaries;
+  const { counts, recentNotes } = summaries;
 
   return (
     <Stack gap="lg">
@@ -138,33 +139,19 @@ export function HomePage() {
         </section>
       ) : null}
       <SimpleGrid cols={{ base: 1, md: 2, xl: 3 }} spacing="md">
-        {dealsByStage ? (
-          <GroupTile
-            title={t('dealsByStage')}
-            testId="deals-by-stage"
-            resource="deals"
-            field="stage"
-            groups={dealsByStage}
-          />
-        ) : null}
-        {investorsByFundraisingStatus ? (
-          <GroupTile
-            title={t('investorsByFundraisingStatus')}
-            testId="investors-by-fundraising-status"
-            resource="investors"
-            field="fundraisingStatus"
-            groups={investorsByFundraisingStatus}
-          />
-        ) : null}
-        {fundsByStatus ? (
-          <GroupTile
-            title={t('fundsByStatus')}
-            testId="funds-by-status"
-            resource="funds"
-            field="status"
-            groups={fundsByStatus}
-          />
-        ) : null}
+        {dashboardBreakdowns.map(({ key, resource, field }) => {
+          const groups = summaries[key];
+          return groups ? (
+            <GroupTile
+              key={key}
+              title={t(key)}
+              testId={key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}
+              resource={resource}
+              field={field}
+              groups={groups}
+            />
+          ) : null;
+        })}
         {recentNotes ? (
           <Tile title={t('recentNotes')} testId="recent-notes">
             {recentNotes.length === 0 ? (
