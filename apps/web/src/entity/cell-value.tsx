@@ -1,22 +1,29 @@
 import type { FieldDescription, Money } from '@data-platform/shared/fields/field-types';
 import { Anchor, Text } from '@mantine/core';
+import type { TFunction } from 'i18next';
+import { type ReactNode, useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useFormat } from '../i18n/format.ts';
+import { type Formatters, useFormat } from '../i18n/format.ts';
 import type { Row } from '../store/resource-slices.ts';
 import type { Column } from './columns.ts';
 
 const isMoney = (value: unknown): value is Money =>
   typeof value === 'object' && value !== null && 'amount' in value && 'currency' in value;
 
-/** One value of a row, shown as its field type says, in the interface's language. */
-export function CellValue({ row, column }: { row: Row; column: Column }) {
-  const { t } = useTranslation(['common', 'options']);
-  const format = useFormat();
+/** The translation function of cells: common texts, and the options of select fields. */
+export type CellT = TFunction<['common', 'options']>;
+
+/**
+ * One value of a row, shown as its field type says, in the interface's
+ * language. A function, not a component, so that a grid asks for the language
+ * once rather than once per cell it shows.
+ */
+export function cellContent(row: Row, column: Column, t: CellT, format: Formatters): ReactNode {
   const { name, field, reference } = column;
   if (reference) {
     const related = row[reference.relation] as Record<string, unknown> | null | undefined;
     const shown = related?.[reference.display];
-    return <>{shown === undefined || shown === null ? '' : String(shown)}</>;
+    return shown === undefined || shown === null ? '' : String(shown);
   }
   const value = row[name];
   if (value === null || value === undefined || value === '') return null;
@@ -75,8 +82,18 @@ export function CellValue({ row, column }: { row: Row; column: Column }) {
   }
 }
 
+/** One value of a row, shown as its field type says, in the interface's language. */
+export function CellValue({ row, column }: { row: Row; column: Column }) {
+  const { t } = useTranslation(['common', 'options']);
+  return cellContent(row, column, t, useFormat());
+}
+
 /** How a field's label reads: `fields.<entity>.<field>`. */
 export function useFieldLabel(resource: string): (field: string, description?: FieldDescription) => string {
   const { t } = useTranslation('entities');
-  return (field, description) => t(`fields.${resource}.${field}`, { defaultValue: description?.label ?? field });
+  // The same function while the language stays: the grid's columns, and with them every row, depend on it.
+  return useCallback(
+    (field, description) => t(`fields.${resource}.${field}`, { defaultValue: description?.label ?? field }),
+    [t, resource],
+  );
 }

@@ -34,6 +34,17 @@ describe('resource areas', () => {
     expect(state.nextCursor).toBeNull();
   });
 
+  it('append a page keeping the rows already loaded as they were, and all of them read-only', () => {
+    let state = deals(initialResourceState, getAll.pending('r1', args));
+    state = deals(state, getAll.fulfilled(page([1, 2], 'c1'), 'r1', args));
+    const first = state.items[0];
+    const more = { ...args, cursor: 'c1' };
+    state = deals(deals(state, getAll.pending('r2', more)), getAll.fulfilled(page([3], null), 'r2', more));
+    expect(state.items[0]).toBe(first);
+    expect(Object.isFrozen(state.items)).toBe(true);
+    expect(Object.isFrozen(state.items[2])).toBe(true);
+  });
+
   it('drop the answer of a request that a newer one replaced', () => {
     const other = { ...args, query: [['select', 'stage']] as [string, string][] };
     let state = deals(initialResourceState, getAll.pending('old', args));

@@ -1,5 +1,5 @@
 import type { ListResponse } from '@data-platform/shared/query/list-query';
-import { createAction, createSlice, original, type Reducer } from '@reduxjs/toolkit';
+import { createAction, createSlice, freeze, original, type Reducer } from '@reduxjs/toolkit';
 import { COUNTRIES_PAGE_SIZE } from '../constants.ts';
 import { logout } from './auth-slice.ts';
 import { apiRequest, queryString, toFailure } from './http.ts';
@@ -130,9 +130,12 @@ function resourceSlice(name: ResourceArea) {
         })
         .addCase(getAll.fulfilled, (state, { meta, payload }) => {
           if (!mine(meta.arg) || meta.requestId !== state.requestId) return;
-          // push, not a spread: a spread would draft every row already loaded (100,000 of them on a long list).
-          if (meta.arg.cursor) state.items.push(...payload.data);
-          else state.items = payload.data;
+          if (meta.arg.cursor) {
+            // A new frozen array, not a push on the draft: immer would then visit every row already loaded
+            // (100,000 on a long list) at each page to finalize and freeze it; frozen values it leaves as they are.
+            const items = (original(state.items) ?? []).concat(freeze(payload.data, true));
+            state.items = Object.freeze(items) as Row[];
+          } else state.items = payload.data;
           state.total = payload.total;
           state.totalExact = payload.totalExact;
           state.nextCursor = payload.nextCursor;
