@@ -1,10 +1,11 @@
-import { Button, Group, Modal, Stack } from '@mantine/core';
+import { Modal, Stack } from '@mantine/core';
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
 import { useLocalizedPath } from '../i18n/use-localized-path.ts';
 import { isApiFailure } from '../store/http.ts';
+import { FormButtons } from './form-buttons.tsx';
 import { LeaveGuard } from './leave-guard.tsx';
 import { useCreateRecordMutation } from './record-api.ts';
 import { RecordFields, showServerErrors, useRecordForm } from './record-form.tsx';
@@ -45,14 +46,7 @@ export function CreateModal({ resource, onClose }: { resource: string; onClose: 
       <form onSubmit={(event) => void onSubmit(event)} noValidate aria-label={title}>
         <Stack>
           <RecordFields resource={resource} mode="create" form={form} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('common:actions.cancel')}
-            </Button>
-            <Button type="submit" loading={creating.isLoading}>
-              {t('common:actions.create')}
-            </Button>
-          </Group>
+          <FormButtons submitLabel={t('common:actions.create')} onCancel={onClose} working={creating.isLoading} />
         </Stack>
       </form>
       <LeaveGuard dirty={form.formState.isDirty} leaving={done} />

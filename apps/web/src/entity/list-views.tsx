@@ -8,6 +8,7 @@ import { useLocalizedPath } from '../i18n/use-localized-path.ts';
 import { useAppDispatch, useAppSelector } from '../store/hooks.ts';
 import { queryString } from '../store/http.ts';
 import { addLayout, type Layout, removeLayout, replaceLayout } from '../store/layouts-slice.ts';
+import { ConfirmDelete } from './confirm-delete.tsx';
 import { customPathFor, type ListView, layoutHref } from './list-state.ts';
 
 const noLayouts: Layout[] = [];
@@ -59,7 +60,8 @@ export function ListViews({
 
   return (
     <>
-      <Menu position="bottom-end" withinPortal>
+      {/* No closing transition: a menu fading out under the dialog it opened is a menu without items. */}
+      <Menu position="bottom-end" withinPortal transitionProps={{ duration: 0 }}>
         <Menu.Target>
           <Button
             variant="default"
@@ -153,31 +155,18 @@ export function ListViews({
           </Stack>
         </form>
       </Modal>
-      <Modal
-        closeButtonProps={{ 'aria-label': t('actions.close') }}
+      <ConfirmDelete
         opened={confirmDelete}
-        onClose={() => setConfirmDelete(false)}
         title={t('views.delete')}
+        onConfirm={() => {
+          if (current) dispatch(removeLayout({ rootPath, customPath: current.customPath }));
+          setConfirmDelete(false);
+          void navigate(localized(rootPath));
+        }}
+        onCancel={() => setConfirmDelete(false)}
       >
-        <Stack>
-          {t('views.confirmDelete', { name: current?.name ?? '' })}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setConfirmDelete(false)}>
-              {t('actions.cancel')}
-            </Button>
-            <Button
-              color="red"
-              onClick={() => {
-                if (current) dispatch(removeLayout({ rootPath, customPath: current.customPath }));
-                setConfirmDelete(false);
-                void navigate(localized(rootPath));
-              }}
-            >
-              {t('actions.delete')}
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+        {t('views.confirmDelete', { name: current?.name ?? '' })}
+      </ConfirmDelete>
     </>
   );
 }

@@ -6,6 +6,7 @@ import Markdown from 'react-markdown';
 import { toast } from 'react-toastify';
 import { useFormat } from '../i18n/format.ts';
 import type { Row } from '../store/resource-slices.ts';
+import classes from './notes-panel.module.css';
 import {
   useCreateRecordMutation,
   useDeleteRecordMutation,
@@ -20,7 +21,7 @@ import { useMay } from './record-routes.ts';
  */
 function NoteBody({ body }: { body: string }) {
   return (
-    <Typography fz="sm">
+    <Typography fz="sm" className={classes.body}>
       <Markdown skipHtml>{body}</Markdown>
     </Typography>
   );

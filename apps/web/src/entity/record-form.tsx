@@ -31,7 +31,9 @@ export function useRecordForm(resource: string, mode: RecordFormMode, record?: R
   return useForm<FormValues, unknown, ApiValues>({
     resolver,
     defaultValues,
-    mode: 'onTouched',
+    // Checked on submit, then again on each change. Checking on blur too ('onTouched') lost errors: the
+    // blur of the last field typed in, racing the submit's check, left only that field's error shown.
+    mode: 'onSubmit',
   });
 }
 

@@ -1,5 +1,5 @@
 import { attachableEntities } from '@data-platform/shared/entities/picklists';
-import { Alert, Button, Card, Group, Loader, Modal, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Card, Group, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
 import { useMemo } from 'react';
@@ -10,6 +10,8 @@ import { useFormat } from '../i18n/format.ts';
 import { useLocalizedPath } from '../i18n/use-localized-path.ts';
 import { isApiFailure } from '../store/http.ts';
 import { useFieldLabel } from './cell-value.tsx';
+import { ConfirmDelete } from './confirm-delete.tsx';
+import { DetailList } from './detail-list.tsx';
 import { FieldValue } from './field-value.tsx';
 import { FilesPanel } from './files-panel.tsx';
 import { NotesPanel } from './notes-panel.tsx';
@@ -90,18 +92,13 @@ export function ShowPage({ resource }: { resource: string }) {
       </Group>
 
       <Card withBorder component="section" aria-label={t('show.details')}>
-        <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md" verticalSpacing="md" component="dl" m={0}>
-          {fields.map(([fieldName, field]) => (
-            <div key={fieldName}>
-              <Text component="dt" size="sm" c="dimmed">
-                {label(fieldName, field)}
-              </Text>
-              <Text component="dd" m={0} data-field={fieldName}>
-                <FieldValue row={record} name={fieldName} field={field} />
-              </Text>
-            </div>
-          ))}
-        </SimpleGrid>
+        <DetailList
+          details={fields.map(([fieldName, field]) => ({
+            name: fieldName,
+            label: label(fieldName, field),
+            value: <FieldValue row={record} name={fieldName} field={field} />,
+          }))}
+        />
         <Text size="xs" c="dimmed" mt="md">
           {t('show.created', { at: format.dateTime(String(record.createdAt)), by: who('createdBy') ?? '—' })}
           {' · '}
@@ -119,25 +116,15 @@ export function ShowPage({ resource }: { resource: string }) {
         </SimpleGrid>
       ) : null}
 
-      <Modal
-        closeButtonProps={{ 'aria-label': t('record:dialog.close') }}
+      <ConfirmDelete
         opened={confirming}
-        onClose={cancel}
         title={t('show.deleteTitle', { name })}
-        centered
+        working={removing.isLoading}
+        onConfirm={() => void onDelete()}
+        onCancel={cancel}
       >
-        <Stack>
-          <Text>{t('show.deleteText')}</Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={cancel}>
-              {t('common:actions.cancel')}
-            </Button>
-            <Button color="red" loading={removing.isLoading} onClick={() => void onDelete()}>
-              {t('common:actions.delete')}
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+        {t('show.deleteText')}
+      </ConfirmDelete>
     </Stack>
   );
 }
