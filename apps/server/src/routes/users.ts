@@ -1,4 +1,9 @@
-import { emailSchema } from '@data-platform/shared/auth/password-policy';
+import {
+  approvalSchema,
+  invitationSchema,
+  switchableUserStatuses,
+  userChangesSchema,
+} from '@data-platform/shared/auth/user-schemas';
 import { recordSchema } from '@data-platform/shared/entities/record-schema';
 import { users } from '@data-platform/shared/entities/users';
 import { ADMINISTRATOR, type Permission } from '@data-platform/shared/permissions';
@@ -16,8 +21,6 @@ import { idParamsSchema, sendRecord, versionFromIfMatch } from '../crud/routes.t
 import type { Database, Executor } from '../db/client.ts';
 import { AppError, errorBodySchema, notFound } from '../http/errors.ts';
 import type { Mailer } from '../mail/mailer.ts';
-
-const roleIdSchema = z.number({ error: 'Choose a role' }).int().positive();
 
 interface UserRow {
   id: number;
@@ -146,7 +149,7 @@ export function registerUserRoutes(app: FastifyInstance, database: Database, con
       tags,
       summary: 'Send invitation',
       description: `Creates an invited user with the role and mails a single-use link to /register, valid ${config.invitationTtlMs / 86_400_000} days.`,
-      body: z.strictObject({ email: emailSchema, roleId: roleIdSchema }),
+      body: invitationSchema,
       response: { ...userResponse, 201: recordSchema(users) },
     },
     handler: async (request, reply) => {
@@ -228,7 +231,7 @@ export function registerUserRoutes(app: FastifyInstance, database: Database, con
         summary: decision === 'approve' ? 'Approve an access request with a role' : 'Reject an access request',
         params: idParamsSchema,
         // Fastify hands a missing body to the validator as null.
-        body: decision === 'approve' ? z.strictObject({ roleId: roleIdSchema }) : z.strictObject({}).nullish(),
+        body: decision === 'approve' ? approvalSchema : z.strictObject({}).nullish(),
         response: userResponse,
       },
       handler: async (request, reply) => {
@@ -279,12 +282,7 @@ export function registerUserRoutes(app: FastifyInstance, database: Database, con
       description: 'Send `If-Match: <version>`. Disabling revokes every session of the user.',
       params: idParamsSchema,
       headers: z.looseObject({ 'if-match': z.string().optional() }),
-      body: z.strictObject({
-        firstName: z.string().trim().min(1, 'Required').max(150).optional(),
-        lastName: z.string().trim().min(1, 'Required').max(150).optional(),
-        roleId: roleIdSchema.optional(),
-        status: z.enum(['active', 'disabled']).optional(),
-      }),
+      body: userChangesSchema,
       response: { ...userResponse, 412: errorBodySchema, 428: errorBodySchema },
     },
     handler: async (request, reply) => {
@@ -292,7 +290,7 @@ export function registerUserRoutes(app: FastifyInstance, database: Database, con
       const changes = request.body;
       const row = await database.db.transaction(async (tx) => {
         const user = await findUser(database, request.params.id, tx);
-        if (changes.status && !['active', 'disabled'].includes(user.status)) {
+        if (changes.status && !(switchableUserStatuses as readonly string[]).includes(user.status)) {
           throw new AppError(409, 'wrong_status', `A user who is ${user.status} cannot be made ${changes.status} here`);
         }
         const roleChanges = changes.roleId !== undefined && changes.roleId !== Number(user.role_id);

@@ -1,5 +1,5 @@
 import type { Permission } from '@data-platform/shared/permissions';
-import { useEffect } from 'react';
+import { type ComponentType, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   createBrowserRouter,
@@ -17,6 +17,7 @@ import { availableResourceRoutes } from '../entity/resource-routes.ts';
 import { i18n } from '../i18n/i18n.ts';
 import { languageOfPath, languages } from '../i18n/languages.ts';
 import { type CurrentUser, loadCurrentUser } from '../store/auth-slice.ts';
+import type { ResourceArea } from '../store/resource-slices.ts';
 import type { AppStore } from '../store/store.ts';
 import { ErrorPage } from './error-page.tsx';
 import { PublicLayout } from './public-layout.tsx';
@@ -41,6 +42,11 @@ function Root() {
 function NothingYet() {
   return null;
 }
+
+/** List screens that are more than the generic list (users: invitations, access requests, Manage roles). */
+const featureListPages: Partial<Record<ResourceArea, () => Promise<ComponentType>>> = {
+  users: async () => (await import('../features/users/users-page.tsx')).UsersPage,
+};
 
 const forbidden = () => data(null, { status: 403, statusText: i18n.t('errors:forbidden') });
 
@@ -115,6 +121,8 @@ export function createAppRouter(store: AppStore) {
           path,
           loader: requireRead(route.resource),
           lazy: async () => {
+            const feature = featureListPages[route.resource];
+            if (feature) return { Component: await feature() };
             const { ListPage } = await import('../entity/list-page.tsx');
             return { element: <ListPage resource={route.resource} rootPath={route.path} /> };
           },
@@ -122,6 +130,16 @@ export function createAppRouter(store: AppStore) {
       ),
     ),
     ...recordPageRoutes(requireUser),
+    {
+      path: 'users/:id/show',
+      loader: requireUser,
+      lazy: async () => ({ Component: (await import('../features/users/user-show-page.tsx')).UserShowPage }),
+    },
+    {
+      path: 'roles',
+      loader: requirePermission('roles:manage'),
+      lazy: async () => ({ Component: (await import('../features/users/roles-page.tsx')).RolesPage }),
+    },
     {
       path: 'change-password',
       loader: requireUser,

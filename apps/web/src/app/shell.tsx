@@ -13,10 +13,11 @@ import {
   IconUsers,
   IconUsersGroup,
 } from '@tabler/icons-react';
+import { lazy } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, Outlet, useLocation } from 'react-router';
 import { canRead, holds } from '../entity/access.ts';
-import { CreateModalSlot } from '../entity/create-modal-slot.tsx';
+import { RecordModalSlot, type RecordModals } from '../entity/record-modal-slot.tsx';
 import { availableResourceRoutes } from '../entity/resource-routes.ts';
 import { languageOfPath, stripLanguage, withLanguage } from '../i18n/languages.ts';
 import { useLocalizedPath } from '../i18n/use-localized-path.ts';
@@ -35,6 +36,14 @@ const icons: Record<string, typeof IconHome> = {
   fundPerformances: IconChartLine,
   users: IconUsers,
   entityFieldTypes: IconDatabaseCog,
+};
+
+/** The create and edit modals of resources that do not use the generic ones (the spec's route table). */
+const featureModals: Record<string, RecordModals> = {
+  users: {
+    create: lazy(async () => ({ default: (await import('../features/users/invite-user-modal.tsx')).InviteUserModal })),
+    edit: lazy(async () => ({ default: (await import('../features/users/edit-user-modal.tsx')).EditUserModal })),
+  },
 };
 
 /** `/sign-in?redirect=<where the user was>`, under the same language prefix. */
@@ -58,7 +67,7 @@ export function Shell() {
   if (!token) return <Navigate to={signInPathFor(location.pathname, location.search)} replace />;
 
   const current = stripLanguage(location.pathname);
-  // A list screen (its root or one of its saved views) opens the create modal when asked by `?create=1`.
+  // A list screen (its root or one of its saved views) opens the create or edit modal when asked by `?create=1`, `?edit=<id>`.
   const listResource = availableResourceRoutes.find(
     (route) => current === route.path || current.startsWith(`${route.path}/views/`),
   )?.resource;
@@ -116,7 +125,7 @@ export function Shell() {
       </AppShell.Navbar>
       <AppShell.Main id="main" tabIndex={-1}>
         {user ? <Outlet /> : null}
-        {user && listResource ? <CreateModalSlot resource={listResource} /> : null}
+        {user && listResource ? <RecordModalSlot resource={listResource} modals={featureModals[listResource]} /> : null}
       </AppShell.Main>
     </AppShell>
   );

@@ -16,10 +16,18 @@ export function canRead(user: CurrentUser | undefined, resource: string): boolea
   return entity !== undefined && holds(user, requiredPermissions(entity, 'read'));
 }
 
-/** True when the API offers the action on the resource and the user's role allows it. */
+/** True when the API offers the action on the resource (generic or own routes) and the user's role allows it. */
 export function can(user: CurrentUser | undefined, resource: string, action: AccessAction): boolean {
   const entity = findEntity(resource);
   if (!entity) return false;
   const operation = action === 'read' ? 'list' : action;
-  return operationsOf(entity).includes(operation) && holds(user, requiredPermissions(entity, action));
+  const offered =
+    operationsOf(entity).includes(operation) || (operation !== 'list' && entity.ownOperations?.includes(operation));
+  return Boolean(offered) && holds(user, requiredPermissions(entity, action));
+}
+
+/** True when the generic routes serve the action, so the generic forms (create, bulk edit) can do it. */
+export function genericallyOffered(resource: string, action: Exclude<AccessAction, 'read'>): boolean {
+  const entity = findEntity(resource);
+  return entity !== undefined && operationsOf(entity).includes(action);
 }

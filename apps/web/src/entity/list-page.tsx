@@ -1,8 +1,8 @@
 import { allFields, isWritable, referenceRelationName } from '@data-platform/shared/entities/entity';
-import { ActionIcon, Alert, Button, Group, Loader, Modal, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Group, Loader, Modal, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconEdit, IconEye, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
 import type { RowSelectionState } from '@tanstack/react-table';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useSearchParams } from 'react-router';
 import { toast } from 'react-toastify';
@@ -13,18 +13,20 @@ import { useLocalizedPath } from '../i18n/use-localized-path.ts';
 import { useAppDispatch, useAppSelector } from '../store/hooks.ts';
 import { type FilterCondition, type Layout, setDefaultFilters, setDefaultShows } from '../store/layouts-slice.ts';
 import { getAll, type ResourceArea, type Row, rowsChanged, rowsRemoved } from '../store/resource-slices.ts';
-import { can } from './access.ts';
+import { can, genericallyOffered } from './access.ts';
 import { useFieldLabel } from './cell-value.tsx';
 import { ColumnChooser } from './column-chooser.tsx';
 import { type Column, columnsOf, listParams } from './columns.ts';
+import { ConfirmDelete } from './confirm-delete.tsx';
 import { ValueInput } from './filter-inputs.tsx';
 import { ListFilters } from './list-filters.tsx';
 import { ListGrid } from './list-grid.tsx';
 import { apiValueOf, type ListView, nextSort, viewOf, viewOfLayout, viewParams } from './list-state.ts';
 import { ListViews } from './list-views.tsx';
 import { deleteRecord, forEachRow, patchRecord } from './record-calls.ts';
-import { hasRecordPages, recordPath } from './record-routes.ts';
+import { editsInModal, recordPath } from './record-routes.ts';
 import { describedEntity } from './resource-routes.ts';
+import { RowActionButton, RowActionLink, RowActions } from './row-action.tsx';
 
 const PAGE_SIZE = 100;
 const SEARCH_DELAY_MS = 300;
@@ -45,6 +47,8 @@ const bulkTypes = new Set([
   'currency',
 ]);
 const noLayouts: Layout[] = [];
+const noSelection: RowSelectionState = {};
+const noRows: Row[] = [];
 
 /**
  * The view of the list at this address. On the root path (`/companies`) the
@@ -113,12 +117,26 @@ function useListView(rootPath: string, defaultShows: readonly string[]) {
   return { view, change, current, onRoot };
 }
 
+/** What a screen built on the list adds to it (the users list: invitations, access requests, Manage roles). */
+export interface ListPageProps {
+  resource: ResourceArea;
+  rootPath: string;
+  /** The Create button's text, where creating is named otherwise ("Send invitation"). */
+  createLabel?: string;
+  /** More buttons in the header, after Create. */
+  toolbar?: ReactNode;
+  /** Shown above the search and filters. */
+  header?: ReactNode;
+  /** More actions of a row, before delete. */
+  rowActions?: (row: Row) => ReactNode;
+}
+
 /**
  * The list screen of any resource: a virtualized grid of the records with
  * server-side sort, filters by field type, search, Load More... by cursor,
  * chosen columns, saved views, and row and bulk actions the role allows.
  */
-export function ListPage({ resource, rootPath }: { resource: ResourceArea; rootPath: string }) {
+export function ListPage({ resource, rootPath, createLabel, toolbar, header, rowActions }: ListPageProps) {
   const { t } = useTranslation(['common', 'entities', 'options']);
   const entity = describedEntity(resource);
   const dispatch = useAppDispatch();
@@ -159,16 +177,22 @@ export function ListPage({ resource, rootPath }: { resource: ResourceArea; rootP
 
   const mayCreate = can(user, resource, 'create');
   const mayUpdate = can(user, resource, 'update');
-  const mayEdit = mayUpdate && hasRecordPages(resource);
+  // Edit pages and modals exist for the resources of the spec's route table.
+  const mayEdit = mayUpdate && recordPath(resource, 0, 'edit') !== undefined;
+  // Bulk edit writes through the generic update; resources with their own routes are edited one by one.
+  const mayBulkEdit = mayUpdate && genericallyOffered(resource, 'update');
   const mayDelete = can(user, resource, 'delete');
-  // Show and edit pages exist for the resources of the spec's route table.
-  const mayShow = hasRecordPages(resource);
+  const mayShow = recordPath(resource, 0, 'show') !== undefined;
 
   // A selection belongs to the rows of one query.
   const [selected, setSelected] = useState<{ key: string; rows: RowSelectionState }>({ key: '', rows: {} });
-  const selection = selected.key === queryKey ? selected.rows : {};
+  // The same empty selection every render: a new one would have the grid and the memo below start over each time.
+  const selection = selected.key === queryKey ? selected.rows : noSelection;
   const setSelection = useCallback((rows: RowSelectionState) => setSelected({ key: queryKey, rows }), [queryKey]);
-  const selectedRows = useMemo(() => area.items.filter((row) => selection[String(row.id)]), [area.items, selection]);
+  const selectedRows = useMemo(
+    () => (Object.keys(selection).length === 0 ? noRows : area.items.filter((row) => selection[String(row.id)])),
+    [area.items, selection],
+  );
 
   const [deleting, setDeleting] = useState<Row[] | null>(null);
   const [working, setWorking] = useState(false);
@@ -183,49 +207,43 @@ export function ListPage({ resource, rootPath }: { resource: ResourceArea; rootP
   );
   const columnLabel = useCallback((column: Column) => label(column.name, column.field), [label]);
 
+  const editHref = useCallback(
+    (id: number) => {
+      if (!editsInModal(resource)) return localized(recordPath(resource, id, 'edit') ?? rootPath);
+      const params = new URLSearchParams(search);
+      params.set('edit', String(id));
+      return `?${params.toString()}`;
+    },
+    [resource, search, localized, rootPath],
+  );
+
   const actions = useMemo(() => {
-    if (!mayShow && !mayEdit && !mayDelete) return null;
+    if (!mayShow && !mayEdit && !mayDelete && !rowActions) return null;
     return (row: Row) => {
       const name = rowName(row);
       return (
-        <Group gap={4} wrap="nowrap">
+        <RowActions>
           {mayShow ? (
-            <ActionIcon
-              component={Link}
+            <RowActionLink
               to={localized(recordPath(resource, row.id, 'show') ?? rootPath)}
-              variant="subtle"
-              size="sm"
-              aria-label={t('list.showRow', { name })}
-            >
-              <IconEye size={16} aria-hidden />
-            </ActionIcon>
+              label={t('list.showRow', { name })}
+              icon={IconEye}
+            />
           ) : null}
-          {mayEdit ? (
-            <ActionIcon
-              component={Link}
-              to={localized(recordPath(resource, row.id, 'edit') ?? rootPath)}
-              variant="subtle"
-              size="sm"
-              aria-label={t('list.editRow', { name })}
-            >
-              <IconEdit size={16} aria-hidden />
-            </ActionIcon>
-          ) : null}
+          {mayEdit ? <RowActionLink to={editHref(row.id)} label={t('list.editRow', { name })} icon={IconEdit} /> : null}
+          {rowActions?.(row)}
           {mayDelete ? (
-            <ActionIcon
-              variant="subtle"
+            <RowActionButton
+              label={t('list.deleteRow', { name })}
+              icon={IconTrash}
               color="red"
-              size="sm"
-              aria-label={t('list.deleteRow', { name })}
               onClick={() => setDeleting([row])}
-            >
-              <IconTrash size={16} aria-hidden />
-            </ActionIcon>
+            />
           ) : null}
-        </Group>
+        </RowActions>
       );
     };
-  }, [mayShow, mayEdit, mayDelete, rowName, localized, resource, rootPath, t]);
+  }, [mayShow, mayEdit, mayDelete, rowActions, rowName, localized, editHref, resource, rootPath, t]);
 
   const confirmDelete = async () => {
     if (!deleting) return;
@@ -288,11 +306,13 @@ export function ListPage({ resource, rootPath }: { resource: ResourceArea; rootP
           <ColumnChooser entity={entity} shows={view.shows} onChange={(shows) => change({ shows })} />
           {mayCreate ? (
             <Button component={Link} to={createHref} size="xs" leftSection={<IconPlus size={14} aria-hidden />}>
-              {t('actions.create')}
+              {createLabel ?? t('actions.create')}
             </Button>
           ) : null}
+          {toolbar}
         </Group>
       </Group>
+      {header}
       <Group gap="xs" align="center" wrap="wrap">
         <TextInput
           type="search"
@@ -313,7 +333,7 @@ export function ListPage({ resource, rootPath }: { resource: ResourceArea; rootP
       {selectedCount > 0 ? (
         <Group gap="xs" role="toolbar" aria-label={t('list.bulkActions')} data-testid="bulk-bar">
           <Text size="sm">{t('list.selected', { count: selectedCount })}</Text>
-          {mayUpdate ? (
+          {mayBulkEdit ? (
             <Button size="xs" variant="default" onClick={() => setBulkEditing(true)}>
               {t('list.bulkEdit')}
             </Button>
@@ -344,7 +364,7 @@ export function ListPage({ resource, rootPath }: { resource: ResourceArea; rootP
         label={columnLabel}
         sort={view.sort}
         onSort={(field, add) => change({ sort: nextSort(view.sort, field, add) })}
-        selection={mayUpdate || mayDelete ? selection : null}
+        selection={mayBulkEdit || mayDelete ? selection : null}
         onSelectionChange={setSelection}
         actions={actions}
         total={area.total}
@@ -367,28 +387,17 @@ export function ListPage({ resource, rootPath }: { resource: ResourceArea; rootP
           </Text>
         ) : null}
       </Group>
-      <Modal
-        closeButtonProps={{ 'aria-label': t('actions.close') }}
+      <ConfirmDelete
         opened={deleting !== null}
-        onClose={() => (working ? undefined : setDeleting(null))}
         title={t('list.confirmDeleteTitle')}
+        working={working}
+        onConfirm={() => void confirmDelete()}
+        onCancel={() => setDeleting(null)}
       >
-        <Stack>
-          <Text>
-            {deleting?.length === 1
-              ? t('list.confirmDelete', { name: rowName(deleting[0] as Row) })
-              : t('list.confirmDeleteMany', { count: deleting?.length ?? 0 })}
-          </Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setDeleting(null)} disabled={working}>
-              {t('actions.cancel')}
-            </Button>
-            <Button color="red" onClick={() => void confirmDelete()} loading={working}>
-              {t('actions.delete')}
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+        {deleting?.length === 1
+          ? t('list.confirmDelete', { name: rowName(deleting[0] as Row), context: resource })
+          : t('list.confirmDeleteMany', { count: deleting?.length ?? 0, context: resource })}
+      </ConfirmDelete>
       {bulkEditing ? (
         <BulkEdit
           resource={resource}

@@ -6,20 +6,55 @@ import { useAppSelector } from '../store/hooks.ts';
 import { holds } from './access.ts';
 import { listPathOf } from './resource-routes.ts';
 
-/** The resources whose records have a show page, an edit page and a create modal (the spec's route table). */
-export const recordPageResources = ['companies', 'funds', 'contacts', 'firms', 'deals', 'investors'] as const;
+/**
+ * The spec's route table: the resources whose records have a show page
+ * (`/{entity}/{id}/show`), and whether they are edited on a page
+ * (`/{entity}/{id}/edit`, created in the generic modal) or in a modal of their own.
+ */
+const recordScreens = {
+  companies: 'page',
+  funds: 'page',
+  contacts: 'page',
+  firms: 'page',
+  deals: 'page',
+  investors: 'page',
+  users: 'modal',
+} as const satisfies Record<string, 'page' | 'modal'>;
 
-export function hasRecordPages(resource: string): boolean {
-  return (recordPageResources as readonly string[]).includes(resource);
+type EditedAs = (typeof recordScreens)[keyof typeof recordScreens];
+
+/** The resources shown, edited and created by the generic record screens. */
+export const recordPageResources = (Object.keys(recordScreens) as (keyof typeof recordScreens)[]).filter(
+  (resource) => recordScreens[resource] === 'page',
+);
+
+function editedAs(resource: string): EditedAs | undefined {
+  return Object.hasOwn(recordScreens, resource) ? recordScreens[resource as keyof typeof recordScreens] : undefined;
 }
 
-/** `/companies/7/show`, `/companies/7/edit`; undefined for resources without record pages. */
+/** True for the resources of the generic show page, edit page and create modal. */
+export function hasRecordPages(resource: string): boolean {
+  return editedAs(resource) === 'page';
+}
+
+/** True when the resource's records are edited in a modal (`?edit=<id>` over its list). */
+export function editsInModal(resource: string): boolean {
+  return editedAs(resource) === 'modal';
+}
+
+/**
+ * `/companies/7/show`, `/companies/7/edit`; a modal edit is `/users?edit=7`;
+ * undefined for resources without such screens.
+ */
 export function recordPath(resource: string, id: number | string, mode: 'show' | 'edit'): string | undefined {
   const list = listPathOf(resource);
-  return list && hasRecordPages(resource) ? `${list}/${id}/${mode}` : undefined;
+  const edited = editedAs(resource);
+  if (!list || !edited) return undefined;
+  if (mode === 'edit' && edited === 'modal') return `${list}?edit=${id}`;
+  return `${list}/${id}/${mode}`;
 }
 
-/** True when the user may do the action on the resource (the API checks it again). */
+/** True when the user's role allows the action on the resource (the API checks it again). */
 export function mayDo(user: CurrentUser | undefined, resource: string, action: AccessAction): boolean {
   const entity = findEntity(resource);
   return entity !== undefined && holds(user, requiredPermissions(entity, action));

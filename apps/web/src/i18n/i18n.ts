@@ -5,7 +5,7 @@ import { DEFAULT_LANGUAGE, LANGUAGE_CACHE_KEY } from '../constants.ts';
 import { languages } from './languages.ts';
 
 /** The namespaces the web app uses; `mail` beside them is the server's. */
-export const namespaces = ['common', 'auth', 'errors', 'dashboard', 'entities', 'options', 'record'] as const;
+export const namespaces = ['common', 'auth', 'errors', 'dashboard', 'entities', 'options', 'record', 'users'] as const;
 
 // English ships in the first bundle (it is also every other language's fallback);
 // other languages are fetched when chosen.

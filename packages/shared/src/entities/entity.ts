@@ -61,6 +61,12 @@ export interface EntityDescription {
   access?: Partial<Record<AccessAction, Permission | null>>;
   /** Which generic operations the API offers (default: all for records and links, read for reference data). */
   operations?: ReadonlyArray<'list' | 'get' | 'create' | 'update' | 'delete'>;
+  /**
+   * Actions the API offers through the entity's own routes instead of the
+   * generic ones (users are created by invitation): clients offer them, but
+   * not through the generic create form or bulk edit.
+   */
+  ownOperations?: ReadonlyArray<'create' | 'update' | 'delete'>;
   /** Another path segment the generic routes also answer at, where the spec spells the URL differently from `name`. */
   pathAlias?: string;
 }

@@ -10,6 +10,7 @@ export const roles = defineEntity({
   display: 'name',
   // Changed through the roles routes, which keep built-in roles as they are.
   operations: ['list', 'get'],
+  ownOperations: ['create', 'update', 'delete'],
   access: { read: null, create: 'roles:manage', update: 'roles:manage', delete: 'roles:manage' },
   fields: {
     name: {

@@ -16,6 +16,7 @@ export const users = defineEntity({
   display: 'fullName',
   // Created by invitation or access request, changed through the users routes.
   operations: ['list', 'get'],
+  ownOperations: ['create', 'update', 'delete'],
   access: { read: null, create: 'users:manage', update: 'users:manage', delete: 'users:manage' },
   fields: {
     email: {
