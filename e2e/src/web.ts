@@ -62,6 +62,34 @@ export interface AxeViolation {
 
 /** Runs axe-core (WCAG 2 A and AA rules) in the page; answers the serious and critical violations. */
 export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
+  // A dialog still fading in has the colours of half its opacity: judge it once it has arrived.
+  // (Its transition may not have started yet when it is already in the page, so no animation says so.)
+  // Only a dialog's own animations count: a toast's progress bar pauses while the window has no focus.
+  await page.waitForFunction(
+    () => {
+      const dialogs = [...document.querySelectorAll('[role="dialog"]')];
+      const arrived = dialogs.every((dialog) => {
+        for (let node: Element | null = dialog; node; node = node.parentElement) {
+          const style = getComputedStyle(node);
+          if (style.display === 'none') return true;
+          if (style.opacity !== '1') return false;
+        }
+        return true;
+      });
+      const moving = document.getAnimations().some((animation) => {
+        const target = (animation.effect as KeyframeEffect | null)?.target;
+        return (
+          target instanceof Element &&
+          animation.playState === 'running' &&
+          animation.effect?.getComputedTiming().iterations !== Number.POSITIVE_INFINITY &&
+          dialogs.some((dialog) => dialog.contains(target) || target.contains(dialog))
+        );
+      });
+      return arrived && !moving;
+    },
+    undefined,
+    { timeout: 10_000, polling: 100 },
+  );
   await page.addScriptTag({ content: axeSource });
   const violations = await page.evaluate(async () => {
     const axe = (
