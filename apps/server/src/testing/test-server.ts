@@ -89,6 +89,8 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     LOG_LEVEL: 'silent',
     ADMIN_EMAIL: TEST_ADMIN_EMAIL,
     ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
+    // Another build of the web app to serve (a second checkout building while tests run).
+    ...(process.env.WEB_DIR ? { WEB_DIR: process.env.WEB_DIR } : {}),
     ...env,
   });
   await bootstrapAccounts(database, config);
