@@ -14,7 +14,7 @@ function escapeLike(text: string): string {
 
 function conditionSql(entity: EntityDescription, c: Condition): SQL {
   const field = fieldOf(entity, c.field);
-  const expr = valueExpr(ROOT, c.field);
+  const expr = valueExpr(ROOT, c.field, field);
   if (arrayTypes.has(field.type)) {
     switch (c.op) {
       case 'contains':
@@ -115,7 +115,8 @@ function orderKeys(entity: EntityDescription, query: ListQuery): OrderKey[] {
   }
   for (const key of query.sort) {
     const field = fieldOf(entity, key.field);
-    keys.push({ expr: valueExpr(ROOT, key.field), dir: key.dir, nullable: !field.required });
+    // A custom field can be made required after records without it exist.
+    keys.push({ expr: valueExpr(ROOT, key.field, field), dir: key.dir, nullable: !field.required || !!field.custom });
   }
   return keys;
 }

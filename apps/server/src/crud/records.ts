@@ -3,7 +3,7 @@ import path from 'node:path';
 import { requiredPermissions } from '@data-platform/shared/entities/access';
 import { allFields, type EntityDescription, isWritable } from '@data-platform/shared/entities/entity';
 import { entityList, findEntity } from '@data-platform/shared/entities/registry';
-import type { FieldType } from '@data-platform/shared/fields/field-types';
+import type { FieldDescription, FieldType } from '@data-platform/shared/fields/field-types';
 import type { ListQuery } from '@data-platform/shared/query/list-query';
 import { type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
@@ -21,7 +21,7 @@ import {
   orderSignature,
   selectionSql,
 } from './list-compiler.ts';
-import { column, fieldOf, pgArrayLiteral, writeColumns } from './sql-fragments.ts';
+import { column, customColumnWrite, fieldOf, pgArrayLiteral, writeColumns } from './sql-fragments.ts';
 
 /** Lists count exactly up to this many rows; above it they answer the planner's estimate. */
 export const EXACT_COUNT_CAP = 10_000;
@@ -141,6 +141,26 @@ export async function getRecord(
 
 const allSelection = { join: [] };
 
+/**
+ * The column assignments of a write: each field's columns, and the custom
+ * fields together as one `custom` column (merged into the row's on update).
+ */
+function assignmentsOf(entity: EntityDescription, values: Record<string, unknown>, update: boolean): [string, SQL][] {
+  const fields = allFields(entity);
+  const assignments: [string, SQL][] = [];
+  const custom: [string, FieldDescription, unknown][] = [];
+  for (const [name, value] of Object.entries(values)) {
+    if (value === undefined) continue;
+    const field = fields[name];
+    if (!field && !update) throw new Error(`${entity.name} has no field ${name}`);
+    if (!field || (update && !isWritable(field))) continue;
+    if (field.custom) custom.push([name, field, value]);
+    else assignments.push(...writeColumns(name, field, value));
+  }
+  if (custom.length > 0) assignments.push(customColumnWrite(custom, update));
+  return assignments;
+}
+
 /** Checks that a row attached to a record (note, file) names a record that exists and the actor may read, and locks it. */
 async function checkAttachmentTarget(
   database: Database,
@@ -175,14 +195,7 @@ export async function createRecord(
   executor?: Executor,
 ): Promise<string> {
   const values = { ...validated, ...serverValues };
-  const fields = allFields(entity);
-  const assignments: [string, SQL][] = [];
-  for (const [name, value] of Object.entries(values)) {
-    if (value === undefined) continue;
-    const field = fields[name];
-    if (!field) throw new Error(`${entity.name} has no field ${name}`);
-    assignments.push(...writeColumns(name, field, value));
-  }
+  const assignments = assignmentsOf(entity, values, false);
   if (entity.kind !== 'reference') {
     assignments.push(['created_by_id', sql`${actor.userId}`], ['updated_by_id', sql`${actor.userId}`]);
   }
@@ -217,13 +230,7 @@ export async function updateRecord(
   actor: Actor,
   executor?: Executor,
 ): Promise<string> {
-  const fields = allFields(entity);
-  const assignments: [string, SQL][] = [];
-  for (const [name, value] of Object.entries(values)) {
-    const field = fields[name];
-    if (value === undefined || !field || !isWritable(field)) continue;
-    assignments.push(...writeColumns(name, field, value));
-  }
+  const assignments = assignmentsOf(entity, values, true);
   if (assignments.length === 0) throw invalid({ body: 'Send at least one field to change' }, 'Nothing to update');
   assignments.push(
     ['version', sql`t.version + 1`],

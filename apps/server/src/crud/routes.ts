@@ -1,4 +1,5 @@
 import { requiredPermissions } from '@data-platform/shared/entities/access';
+import { isCustomizable } from '@data-platform/shared/entities/custom-fields';
 import { type EntityDescription, type Operation, operationsOf } from '@data-platform/shared/entities/entity';
 import { createSchema, recordSchema, updateSchema } from '@data-platform/shared/entities/record-schema';
 import { entityList, findEntity } from '@data-platform/shared/entities/registry';
@@ -19,7 +20,8 @@ import { z } from 'zod';
 import { type Actor, missingPermissions } from '../auth/actor.ts';
 import type { Database } from '../db/client.ts';
 import { assertCanRead, type RouteAccess } from '../http/auth.ts';
-import { AppError, errorBodySchema, notFound } from '../http/errors.ts';
+import { AppError, errorBodySchema, notFound, validateBody } from '../http/errors.ts';
+import { currentDescription } from './custom-fields.ts';
 import { attachmentScope, type ListScope, relationScope } from './list-compiler.ts';
 import { createRecord, deleteRecord, getRecord, type ListPage, listRecords, updateRecord } from './records.ts';
 
@@ -120,10 +122,16 @@ function registerEntityRoutes(
   const ops = new Set<Operation>(operationsOf(entity));
   const tags = [entity.labelPlural];
   const access = (action: RouteAccess['action']) => ({ access: { resource: entity.name, action } });
-  const list = async (actor: Actor, query: ListQuery, reply: FastifyReply) => {
+  const list = async (actor: Actor, described: EntityDescription, query: ListQuery, reply: FastifyReply) => {
     assertJoinsReadable(actor, query);
-    return sendPage(reply, query, await listRecords(database, entity, query, readableScope(entity, actor)));
+    return sendPage(reply, query, await listRecords(database, described, query, readableScope(entity, actor)));
   };
+  // Custom fields are known at request time: the route schema lets them through, the handler checks them.
+  const customizable = isCustomizable(entity);
+  const bodyOf = (schema: z.ZodObject) => (customizable ? schema.catchall(z.unknown()) : schema);
+  const customHelp = customizable
+    ? '\n\nCustom fields (`cf<id>`, see `/api/v1/custom-data`) are read and written beside the built-in fields.'
+    : '';
 
   if (ops.has('list')) {
     api.get(base, {
@@ -136,7 +144,9 @@ function registerEntityRoutes(
         response: { 200: listResponseSchema(entity), ...errorResponses },
       },
       handler: async (request, reply) => {
-        return list(request.actor, parseListQueryString(entity, request.query as Record<string, unknown>), reply);
+        const described = await currentDescription(database, entity);
+        const query = parseListQueryString(described, request.query as Record<string, unknown>);
+        return list(request.actor, described, query, reply);
       },
     });
     api.post(`${base}/query`, {
@@ -149,33 +159,35 @@ function registerEntityRoutes(
         response: { 200: listResponseSchema(entity), ...errorResponses },
       },
       handler: async (request, reply) => {
-        return list(request.actor, parseListBody(entity, request.body), reply);
+        const described = await currentDescription(database, entity);
+        return list(request.actor, described, parseListBody(described, request.body), reply);
       },
     });
     for (const [relation, description] of Object.entries(entity.relations ?? {})) {
-      const target = findEntity(
+      const related = findEntity(
         description.kind === 'hasMany'
           ? description.to
           : (findEntity(description.via)?.fields[description.target]?.to ?? ''),
       );
-      if (!target) continue;
+      if (!related) continue;
       api.get(`${base}/:id/${relation}`, {
         config: {
           access: [
             { resource: entity.name, action: 'read' },
-            { resource: target.name, action: 'read' },
+            { resource: related.name, action: 'read' },
           ],
         },
         schema: {
           tags,
-          summary: `List the ${target.labelPlural.toLowerCase()} of a ${entity.label.toLowerCase()}`,
+          summary: `List the ${related.labelPlural.toLowerCase()} of a ${entity.label.toLowerCase()}`,
           description: `${filterHelp}\n\nRows linked through a link collection carry it as \`link\`.`,
           params: idParamsSchema,
           querystring: listQueryStringSchema,
-          response: { 200: listResponseSchema(target), ...errorResponses },
+          response: { 200: listResponseSchema(related), ...errorResponses },
         },
         handler: async (request, reply) => {
           await getRecord(database, entity, request.params.id, { select: ['id'], join: [] });
+          const target = await currentDescription(database, related);
           const query = parseListQueryString(target, request.query as Record<string, unknown>);
           assertJoinsReadable(request.actor, query);
           const scope = relationScope(entity, relation, request.params.id);
@@ -203,9 +215,16 @@ function registerEntityRoutes(
         response: { 200: recordSchema(entity).partial(), ...errorResponses },
       },
       handler: async (request, reply) => {
-        const query = parseGetQuery(entity, request.query);
+        const described = await currentDescription(database, entity);
+        const query = parseGetQuery(described, request.query);
         assertJoinsReadable(request.actor, query);
-        const row = await getRecord(database, entity, request.params.id, query, readableScope(entity, request.actor));
+        const row = await getRecord(
+          database,
+          described,
+          request.params.id,
+          query,
+          readableScope(entity, request.actor),
+        );
         return sendRecord(reply, row);
       },
     });
@@ -217,11 +236,14 @@ function registerEntityRoutes(
       schema: {
         tags,
         summary: `Create a ${entity.label.toLowerCase()}`,
-        body: createSchema(entity),
+        description: customHelp.trim() || undefined,
+        body: bodyOf(createSchema(entity)),
         response: { 201: recordSchema(entity), 400: errorBodySchema, 409: errorBodySchema },
       },
       handler: async (request, reply) => {
-        const row = await createRecord(database, entity, request.body as Record<string, unknown>, request.actor);
+        const described = await currentDescription(database, entity);
+        const body = customizable ? validateBody(createSchema(described), request.body) : request.body;
+        const row = await createRecord(database, described, body as Record<string, unknown>, request.actor);
         return sendRecord(reply, row, 201);
       },
     });
@@ -233,10 +255,10 @@ function registerEntityRoutes(
       schema: {
         tags,
         summary: `Update a ${entity.label.toLowerCase()}`,
-        description: 'Send `If-Match: <version>`. A stale version answers 412, a missing one 428.',
+        description: `Send \`If-Match: <version>\`. A stale version answers 412, a missing one 428.${customHelp}`,
         params: idParamsSchema,
         headers: z.looseObject({ 'if-match': z.string().optional() }),
-        body: updateSchema(entity),
+        body: bodyOf(updateSchema(entity)),
         response: {
           200: recordSchema(entity),
           ...errorResponses,
@@ -247,13 +269,15 @@ function registerEntityRoutes(
       },
       handler: async (request, reply) => {
         const version = versionFromIfMatch(request.headers['if-match'], true) as number;
+        const described = await currentDescription(database, entity);
+        const body = customizable ? validateBody(updateSchema(described), request.body) : request.body;
         await assertRowReadable(database, entity, request.params.id, request.actor);
         const row = await updateRecord(
           database,
-          entity,
+          described,
           request.params.id,
           version,
-          request.body as Record<string, unknown>,
+          body as Record<string, unknown>,
           request.actor,
         );
         return sendRecord(reply, row);

@@ -1,7 +1,7 @@
 import { allFields, type EntityDescription } from '@data-platform/shared/entities/entity';
 import { arrayTypes, type FieldDescription, type FieldType } from '@data-platform/shared/fields/field-types';
 import { type SQL, sql } from 'drizzle-orm';
-import { columnName, currencyColumnName } from '../db/columns.ts';
+import { CUSTOM_COLUMN, columnName, currencyColumnName } from '../db/columns.ts';
 
 /** `alias.column`, with both names from descriptions (never from input). */
 export function column(alias: string, name: string): SQL {
@@ -14,13 +14,46 @@ export function fieldOf(entity: EntityDescription, name: string): FieldDescripti
   return field;
 }
 
+/** The Postgres type a custom field's JSON value is read as, to compare and sort like a column of its type. */
+function customCast(type: FieldType): SQL | undefined {
+  switch (type) {
+    case 'integer':
+    case 'year':
+      return sql.raw('integer');
+    case 'decimal':
+    case 'percent':
+    case 'amount':
+    case 'money':
+      return sql.raw('numeric');
+    case 'date':
+      return sql.raw('date');
+    case 'datetime':
+      return sql.raw('timestamptz');
+    case 'boolean':
+      return sql.raw('boolean');
+    default:
+      return undefined;
+  }
+}
+
+/** A custom field's value, typed like the column a built-in field of its type has. */
+function customValueExpr(alias: string, name: string, type: FieldType): SQL {
+  const value = sql`${column(alias, CUSTOM_COLUMN)} -> ${name}`;
+  if (arrayTypes.has(type)) return sql`array(select jsonb_array_elements_text(coalesce(${value}, '[]'::jsonb)))`;
+  const text = type === 'money' ? sql`(${value} ->> 'amount')` : sql`(${column(alias, CUSTOM_COLUMN)} ->> ${name})`;
+  const cast = customCast(type);
+  return cast ? sql`${text}::${cast}` : text;
+}
+
 /** The expression a field sorts and compares by (money: its amount). */
-export function valueExpr(alias: string, name: string): SQL {
+export function valueExpr(alias: string, name: string, field?: FieldDescription): SQL {
+  if (field?.custom) return customValueExpr(alias, name, field.type);
   return column(alias, columnName(name));
 }
 
 /** The field's value as it appears in the JSON of a row. */
 export function jsonValueExpr(alias: string, name: string, field: FieldDescription): SQL {
+  if (field.custom) return sql`${column(alias, CUSTOM_COLUMN)} -> ${name}`;
   if (field.type === 'money') {
     const amount = column(alias, columnName(name));
     const currency = column(alias, currencyColumnName(name));
@@ -74,6 +107,33 @@ export function sqlArrayType(type: FieldType): SQL {
 export function pgArrayLiteral(values: readonly unknown[]): string {
   const items = values.map((v) => (v === null ? 'NULL' : `"${String(v).replace(/["\\]/g, (c) => `\\${c}`)}"`));
   return `{${items.join(',')}}`;
+}
+
+/**
+ * One custom value as jsonb. A value of a type that filters and sorts cast
+ * (see customValueExpr) goes through that cast now, so that one Postgres
+ * cannot read back (a whole number beyond integer, the year 0) is refused
+ * like a built-in column refuses it, instead of failing every later filter
+ * and sort by the field.
+ */
+function customJsonWrite(type: FieldType, value: unknown): SQL {
+  const cast = customCast(type);
+  if (cast && value !== null && typeof value !== 'object') return sql`to_jsonb(${String(value)}::${cast})`;
+  return sql`${JSON.stringify(value ?? null)}::jsonb`;
+}
+
+/**
+ * Custom fields' values as one assignment of the `custom` column: on insert the
+ * object of the values given, on update the row's object with them merged in.
+ * A null removes the field's value.
+ */
+export function customColumnWrite(values: [string, FieldDescription, unknown][], merge: boolean): [string, SQL] {
+  const object = sql.join(
+    values.map(([name, field, value]) => sql`jsonb_build_object(${name}::text, ${customJsonWrite(field.type, value)})`),
+    sql` || `,
+  );
+  const base = merge ? sql`${column('t', CUSTOM_COLUMN)} || ` : sql``;
+  return [CUSTOM_COLUMN, sql`jsonb_strip_nulls(${base}${object})`];
 }
 
 /** The value of one field as a bound parameter for insert/update (money writes two columns). */

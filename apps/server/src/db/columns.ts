@@ -14,6 +14,9 @@ import {
   varchar,
 } from 'drizzle-orm/pg-core';
 
+/** The jsonb column of a customizable record that holds its custom fields' values. */
+export const CUSTOM_COLUMN = 'custom';
+
 /** `hqCountryId` → `hq_country_id`. Identifiers come only from entity descriptions. */
 export function columnName(field: string): string {
   return field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);

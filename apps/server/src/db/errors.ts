@@ -22,6 +22,11 @@ for (const entity of entityList) {
   fieldsByColumn.set(entity.table, columns);
 }
 
+/** constraint name → the field and message of an entity's check */
+const checksByName = new Map(
+  entityList.flatMap((entity) => (entity.checks ?? []).map((rule) => [rule.name, rule] as const)),
+);
+
 /** Drizzle wraps driver errors; the Postgres one is somewhere down the cause chain. */
 function pgErrorOf(error: unknown): PgError | undefined {
   let current: unknown = error;
@@ -58,6 +63,11 @@ export function mapDatabaseError(error: unknown): AppError | undefined {
         return new AppError(409, 'conflict', 'Other records still refer to this one');
       }
       return new AppError(400, 'validation_failed', 'A referenced record does not exist', named('No such record'));
+    case '23514': {
+      const rule = pg.constraint ? checksByName.get(pg.constraint) : undefined;
+      if (!rule) return new AppError(400, 'validation_failed', 'A value is not valid');
+      return new AppError(400, 'validation_failed', rule.message, { [rule.field]: rule.message });
+    }
     case '23502':
       return new AppError(400, 'validation_failed', 'A required field is missing', named('Required'));
     case '22003':

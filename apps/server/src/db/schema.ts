@@ -1,20 +1,24 @@
+import { isCustomizable } from '@data-platform/shared/entities/custom-fields';
 import { allFields, type EntityDescription } from '@data-platform/shared/entities/entity';
 import { entityList } from '@data-platform/shared/entities/registry';
 import { textTypes } from '@data-platform/shared/fields/field-types';
+import { sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
   bigint,
+  check,
   type ExtraConfigColumn,
   type IndexBuilder,
   index,
   integer,
+  jsonb,
   type PgColumnBuilderBase,
   type PgTableWithColumns,
   pgTable,
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { columnBuilders, columnName } from './columns.ts';
+import { CUSTOM_COLUMN, columnBuilders, columnName } from './columns.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: tables are built from descriptions at run time, so their column types are not static
 export type EntityTable = PgTableWithColumns<any>;
@@ -53,6 +57,8 @@ function buildTable(entity: EntityDescription): EntityTable {
       }),
     );
   }
+  // Custom fields' values, keyed by field: a column per field would mean DDL at run time.
+  if (isCustomizable(entity)) columns.custom = jsonb(CUSTOM_COLUMN).notNull().default({});
   return pgTable(entity.table, columns, (t) => {
     const col = (name: string) => t[name] as ExtraConfigColumn;
     const indexName = (names: string[], suffix: string) =>
@@ -77,7 +83,7 @@ function buildTable(entity: EntityDescription): EntityTable {
         list.push(index(indexName([name], 'trgm_idx')).using('gin', col(name).op('gin_trgm_ops')));
       }
     }
-    return list;
+    return [...list, ...(entity.checks ?? []).map((rule) => check(rule.name, sql.raw(rule.sql)))];
   });
 }
 
@@ -95,6 +101,8 @@ export { sessions, userCredentials, userTokens } from './auth-schema.ts';
 export const {
   roles,
   users,
+  customFieldGroups,
+  entityFieldTypes,
   currencies,
   countries,
   states,

@@ -57,6 +57,26 @@ function issuesToFields(issues: ReadonlyArray<ValidationIssue>) {
   return fields;
 }
 
+/**
+ * Checks a body against a schema known only at request time (a record type
+ * with custom fields); answers 400 with per-field messages like the route
+ * schemas do.
+ */
+export function validateBody<T>(schema: z.ZodType<T>, body: unknown): T {
+  const parsed = schema.safeParse(body);
+  if (parsed.success) return parsed.data;
+  const fields: Record<string, string> = {};
+  for (const issue of parsed.error.issues) {
+    const path = issue.path.map(String).join('.');
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) fields[path ? `${path}.${key}` : key] = 'Unknown field';
+      continue;
+    }
+    fields[path || 'body'] ??= issue.message;
+  }
+  throw invalid(fields, `The request body is not valid: ${Object.entries(fields)[0]?.join(': ') ?? ''}`);
+}
+
 /** Maps a Postgres constraint violation to a client error, naming the field. */
 export type DatabaseErrorMapper = (error: unknown) => AppError | undefined;
 

@@ -217,11 +217,15 @@ describe('custom roles', () => {
 });
 
 describe('a role with no permissions', () => {
-  /** Routes anyone signed in may use: their own account, the user and role lists, reference data, the dashboard. */
+  /**
+   * Routes anyone signed in may use: their own account, the user and role lists, reference data, the
+   * definitions of custom fields (forms and lists need them), the dashboard.
+   */
+  const readable = 'users|roles|countries|currencies|states|entityFieldTypes|custom-data|customFieldGroups';
   const allowed = [
     /^GET \/api\/v1\/auth\/me$/,
-    /^GET \/api\/v1\/(users|roles|countries|currencies|states)(\/1|\/1\/states)?$/,
-    /^POST \/api\/v1\/(users|roles|countries|currencies|states)\/query$/,
+    new RegExp(`^GET /api/v1/(${readable})(/1|/1/states|/1/fields)?$`),
+    new RegExp(`^POST /api/v1/(${readable})/query$`),
     /^GET \/api\/v1\/configs\/summaries$/,
   ];
   // Not called: they would end or change the session the loop runs with.

@@ -67,6 +67,11 @@ export interface EntityDescription {
    * not through the generic create form or bulk edit.
    */
   ownOperations?: ReadonlyArray<'create' | 'update' | 'delete'>;
+  /**
+   * Rules over a row's values that the database enforces (SQL over this row's
+   * columns); a row breaking one is refused with `message` under `field`.
+   */
+  checks?: ReadonlyArray<{ name: string; field: string; sql: string; message: string }>;
   /** Another path segment the generic routes also answer at, where the spec spells the URL differently from `name`. */
   pathAlias?: string;
 }

@@ -3,6 +3,7 @@ import { companies } from './companies.ts';
 import { contacts } from './contacts.ts';
 import { countries } from './countries.ts';
 import { currencies } from './currencies.ts';
+import { customFieldGroups, entityFieldTypes } from './custom-fields.ts';
 import { deals } from './deals.ts';
 import type { EntityDescription } from './entity.ts';
 import { files } from './files.ts';
@@ -28,6 +29,8 @@ import { users } from './users.ts';
 export const entityList: readonly EntityDescription[] = [
   roles,
   users,
+  customFieldGroups,
+  entityFieldTypes,
   currencies,
   countries,
   states,

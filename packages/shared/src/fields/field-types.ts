@@ -69,6 +69,8 @@ export interface FieldDescription {
   immutable?: boolean;
   /** select / multiSelect choices. */
   options?: readonly string[];
+  /** How choices read in English where the stored value is not a word for people (`longText` → "Long text"). */
+  optionLabels?: Readonly<Record<string, string>>;
   /** reference target resource. */
   to?: string;
   /** what happens to this row when the referenced row is deleted. */
@@ -79,6 +81,10 @@ export interface FieldDescription {
   max?: number;
   /** text: maximum length (default by type). */
   maxLength?: number;
+  /** Help text shown under the field's label in forms. */
+  help?: string;
+  /** A custom field: its value lives in the row's `custom` column, under the field's name. */
+  custom?: { groupId: number | null; position: number | null };
 }
 
 const numberOps: FilterOp[] = ['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'in', 'isNull', 'notNull'];

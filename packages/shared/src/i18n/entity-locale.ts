@@ -23,12 +23,12 @@ export function entityLocale(list: readonly EntityDescription[]): EntityLocale {
   return locale;
 }
 
-/** Every picklist value of every entity, keyed by itself: the English `options` namespace. */
+/** Every picklist value of every entity, keyed by itself, in English: the `options` namespace. */
 export function optionLocale(list: readonly EntityDescription[]): Record<string, string> {
   const options: Record<string, string> = {};
   for (const entity of list) {
     for (const field of Object.values(allFields(entity)))
-      for (const value of field.options ?? []) options[value] = value;
+      for (const value of field.options ?? []) options[value] = field.optionLabels?.[value] ?? options[value] ?? value;
   }
   return options;
 }
