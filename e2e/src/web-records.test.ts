@@ -2,19 +2,12 @@ import { startTestServer, type TestServer } from '@data-platform/server/testing/
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './browser.ts';
-import { activeUser, newPage, openSignedIn, seriousViolations } from './web.ts';
+import { activeUser, newPage, noSeriousViolations, openSignedIn, picker } from './web.ts';
 
 const json = { 'content-type': 'application/json' };
 
 /** The id in `/companies/7/show`. */
 const idInPath = (page: Page) => Number(/\/(\d+)\/(show|edit)$/.exec(new URL(page.url()).pathname)?.[1]);
-
-/** A picker (Mantine's searchable select): a combobox or a text box, by its label. */
-const picker = (scope: Page | Locator, name: string) =>
-  scope.getByRole('combobox', { name, exact: true }).or(scope.getByRole('textbox', { name, exact: true }));
-
-const noSeriousViolations = async (page: Page) =>
-  expect(JSON.stringify(await seriousViolations(page), null, 1)).toEqual('[]');
 
 describe('record pages: show, edit, create modal, links, notes, files', () => {
   let server: TestServer;

@@ -3,12 +3,9 @@ import { permissionResources } from '@data-platform/shared/permissions';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './browser.ts';
-import { activeUser, invite, newPage, openSignedIn, seriousViolations, uniqueAddress } from './web.ts';
+import { activeUser, invite, newPage, noSeriousViolations, openSignedIn, uniqueAddress } from './web.ts';
 
 const json = { 'content-type': 'application/json' };
-
-const noSeriousViolations = async (page: Page) =>
-  expect(JSON.stringify(await seriousViolations(page), null, 1)).toEqual('[]');
 
 /** Picks an option of a Mantine select found by its accessible name. */
 async function choose(scope: Page | Locator, name: string, option: string) {

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { TEST_ADMIN_EMAIL, TEST_ADMIN_PASSWORD } from '@data-platform/server/testing/test-server';
-import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import type { Browser, BrowserContextOptions, Locator, Page } from 'playwright-core';
+import { expect } from 'vitest';
 
 /** Screenshots kept after a run (gitignored). */
 export const ARTIFACTS_DIR = new URL('../artifacts/', import.meta.url).pathname;
@@ -173,3 +174,11 @@ export async function activeUser(server: ServerLike, roleName = 'Viewer') {
   if (!accepted.ok) throw new Error(`Accepting answered ${accepted.status}: ${await accepted.text()}`);
   return { email, password, token: ((await accepted.json()) as { accessToken: string }).accessToken };
 }
+
+/** A picker (Mantine's searchable select): a combobox or a text box, by its label. */
+export const picker = (scope: Page | Locator, name: string) =>
+  scope.getByRole('combobox', { name, exact: true }).or(scope.getByRole('textbox', { name, exact: true }));
+
+/** Fails with axe's report when the page has serious or critical violations. */
+export const noSeriousViolations = async (page: Page) =>
+  expect(JSON.stringify(await seriousViolations(page), null, 1)).toEqual('[]');

@@ -43,9 +43,10 @@ function NothingYet() {
   return null;
 }
 
-/** List screens that are more than the generic list (users: invitations, access requests, Manage roles). */
+/** List screens that are more than the generic list (users: invitations, access requests, Manage roles; custom data: its groups). */
 const featureListPages: Partial<Record<ResourceArea, () => Promise<ComponentType>>> = {
   users: async () => (await import('../features/users/users-page.tsx')).UsersPage,
+  entityFieldTypes: async () => (await import('../features/custom-data/custom-data-page.tsx')).CustomDataPage,
 };
 
 const forbidden = () => data(null, { status: 403, statusText: i18n.t('errors:forbidden') });

@@ -75,7 +75,7 @@ export function Shell() {
   const links = [
     { path: '/', label: t('nav.home'), Icon: IconHome },
     ...availableResourceRoutes
-      .filter((route) => canRead(user, route.resource))
+      .filter((route) => route.sidebar !== false && canRead(user, route.resource))
       .map((route) => ({
         path: route.path,
         label: route.labelKey ? t(route.labelKey) : t(`entities:resources.${route.resource}.other`),

@@ -5,17 +5,22 @@ import { useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
 import { useLocalizedPath } from '../i18n/use-localized-path.ts';
 import { isApiFailure } from '../store/http.ts';
+import { useEntity } from './custom-fields.ts';
 import { FormButtons } from './form-buttons.tsx';
 import { LeaveGuard } from './leave-guard.tsx';
 import { useCreateRecordMutation } from './record-api.ts';
 import { RecordFields, showServerErrors, useRecordForm } from './record-form.tsx';
 import { recordPath } from './record-routes.ts';
-import { describedEntity } from './resource-routes.ts';
 
-/** The create modal of a resource: its form, then the new record's show page. */
+/** The create modal of a resource: its form (once its custom fields are known), then the new record's show page. */
 export function CreateModal({ resource, onClose }: { resource: string; onClose: () => void }) {
+  const { ready } = useEntity(resource);
+  return ready ? <CreateForm resource={resource} onClose={onClose} /> : null;
+}
+
+function CreateForm({ resource, onClose }: { resource: string; onClose: () => void }) {
   const { t } = useTranslation(['record', 'common', 'entities']);
-  const entity = describedEntity(resource);
+  const { entity } = useEntity(resource);
   const navigate = useNavigate();
   const localized = useLocalizedPath();
   const form = useRecordForm(resource, 'create');

@@ -5,10 +5,13 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { toast } from 'react-toastify';
 import { useLocalizedPath } from '../i18n/use-localized-path.ts';
+import { useAppDispatch } from '../store/hooks.ts';
 import { isApiFailure } from '../store/http.ts';
-import type { Row } from '../store/resource-slices.ts';
+import { isResourceArea, type Row, rowsChanged } from '../store/resource-slices.ts';
 import { useFieldLabel } from './cell-value.tsx';
+import { useEntity } from './custom-fields.ts';
 import { FieldValue } from './field-value.tsx';
+import { FormButtons } from './form-buttons.tsx';
 import { LeaveGuard } from './leave-guard.tsx';
 import { useLazyRecordQuery, useRecordQuery, useUpdateRecordMutation } from './record-api.ts';
 import { RecordFields, showServerErrors, useRecordForm } from './record-form.tsx';
@@ -21,20 +24,39 @@ import {
   formValuesOf,
   referenceJoins,
 } from './record-values.ts';
-import { describedEntity } from './resource-routes.ts';
 
 /** `/companies/7/edit`: the record's form; Save, Cancel, and a clear way out of a conflicting save. */
 export function EditPage({ resource }: { resource: string }) {
+  return <RecordEditor resource={resource} id={Number(useParams().id)} />;
+}
+
+/** The edit modal of resources edited over their list (`?edit=<id>`): the same form as the edit page. */
+export function EditModal({ resource, id, onClose }: { resource: string; id: number; onClose: () => void }) {
+  const { t } = useTranslation(['record', 'entities']);
+  return (
+    <Modal
+      closeButtonProps={{ 'aria-label': t('record:dialog.close') }}
+      opened
+      onClose={onClose}
+      title={t('edit.heading', { what: t(`entities:resources.${resource}.one`) })}
+      size="xl"
+    >
+      <RecordEditor resource={resource} id={id} onDone={onClose} />
+    </Modal>
+  );
+}
+
+/** Loads the record (and the resource's custom fields), then its form. */
+function RecordEditor({ resource, id, onDone }: { resource: string; id: number; onDone?: () => void }) {
   const { t } = useTranslation(['record', 'common']);
-  const entity = describedEntity(resource);
-  const id = Number(useParams().id);
+  const { entity, ready } = useEntity(resource);
   const join = useMemo(() => referenceJoins(entity), [entity]);
   const {
     data: record,
     error,
     isLoading,
   } = useRecordQuery({ resource, id, join }, { skip: !Number.isSafeInteger(id), refetchOnMountOrArgChange: true });
-  if (isLoading) return <Loader size="sm" aria-label={t('common:list.loading')} />;
+  if (isLoading || !ready) return <Loader size="sm" aria-label={t('common:list.loading')} />;
   if (!record) {
     return (
       <Alert color="red" role="alert" title={t('show.missingTitle')}>
@@ -42,7 +64,7 @@ export function EditPage({ resource }: { resource: string }) {
       </Alert>
     );
   }
-  return <EditForm resource={resource} initial={record} join={join} />;
+  return <EditForm resource={resource} initial={record} join={join} onDone={onDone} />;
 }
 
 interface Conflict {
@@ -51,9 +73,18 @@ interface Conflict {
   body: ApiValues;
 }
 
-function EditForm({ resource, initial, join }: { resource: string; initial: Row; join: string[] }) {
+interface EditFormProps {
+  resource: string;
+  initial: Row;
+  join: string[];
+  /** In a modal: what closes it, after a save or on Cancel (a page goes to the record's show page). */
+  onDone?: () => void;
+}
+
+function EditForm({ resource, initial, join, onDone }: EditFormProps) {
   const { t } = useTranslation(['record', 'common', 'entities']);
-  const entity = describedEntity(resource);
+  const { entity } = useEntity(resource);
+  const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const localized = useLocalizedPath();
   const label = useFieldLabel(resource);
@@ -70,12 +101,15 @@ function EditForm({ resource, initial, join }: { resource: string; initial: Row;
   const leave = () => {
     leaving.current = true;
     form.reset(form.getValues());
-    navigate(showPath);
+    if (onDone) onDone();
+    else navigate(showPath);
   };
 
   const save = async (body: ApiValues, version: number) => {
     const result = await update({ resource, id: base.id, version, body });
     if (!('error' in result)) {
+      // The list under a modal shows the record as it now is.
+      if (isResourceArea(resource)) dispatch(rowsChanged({ resource, rows: [result.data] }));
       toast.success(t('edit.saved', { name }));
       leave();
       return;
@@ -124,25 +158,28 @@ function EditForm({ resource, initial, join }: { resource: string; initial: Row;
   return (
     <form onSubmit={(event) => void onSubmit(event)} noValidate>
       <Stack gap="lg">
-        <div>
-          <Text c="dimmed" size="sm">
-            {t('edit.heading', { what: t(`entities:resources.${resource}.one`) })}
-          </Text>
-          <Title order={1} size="h2">
-            {name}
-          </Title>
-        </div>
-        <Card withBorder>
+        {onDone ? null : (
+          <div>
+            <Text c="dimmed" size="sm">
+              {t('edit.heading', { what: t(`entities:resources.${resource}.one`) })}
+            </Text>
+            <Title order={1} size="h2">
+              {name}
+            </Title>
+          </div>
+        )}
+        {onDone ? (
           <RecordFields resource={resource} mode="edit" form={form} record={base} />
-        </Card>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={() => navigate(showPath)}>
-            {t('common:actions.cancel')}
-          </Button>
-          <Button type="submit" loading={updating.isLoading || fetching.isFetching}>
-            {t('common:actions.save')}
-          </Button>
-        </Group>
+        ) : (
+          <Card withBorder>
+            <RecordFields resource={resource} mode="edit" form={form} record={base} />
+          </Card>
+        )}
+        <FormButtons
+          submitLabel={t('common:actions.save')}
+          onCancel={onDone ?? (() => navigate(showPath))}
+          working={updating.isLoading || fetching.isFetching}
+        />
       </Stack>
       <LeaveGuard dirty={form.formState.isDirty} leaving={leaving} />
       <Modal

@@ -140,7 +140,7 @@ export function FieldControl({ name, field, label, control, record, siblings }: 
         // A money value's errors come per part (`revenue.amount`, `revenue.currency`).
         const parts = fieldState.error as unknown as Record<string, { message?: string } | undefined> | undefined;
         const value = input.value as FormValue;
-        const common = { label, required, error, onBlur: input.onBlur, name };
+        const common = { label, description: field.help, required, error, onBlur: input.onBlur, name };
         switch (field.type) {
           case 'longText':
             return (

@@ -18,11 +18,21 @@ import { useFieldLabel } from './cell-value.tsx';
 import { ColumnChooser } from './column-chooser.tsx';
 import { type Column, columnsOf, listParams } from './columns.ts';
 import { ConfirmDelete } from './confirm-delete.tsx';
+import { useEntity } from './custom-fields.ts';
 import { ValueInput } from './filter-inputs.tsx';
 import { ListFilters } from './list-filters.tsx';
 import { ListGrid } from './list-grid.tsx';
-import { apiValueOf, type ListView, nextSort, viewOf, viewOfLayout, viewParams } from './list-state.ts';
+import {
+  apiValueOf,
+  knownFieldsView,
+  type ListView,
+  nextSort,
+  viewOf,
+  viewOfLayout,
+  viewParams,
+} from './list-state.ts';
 import { ListViews } from './list-views.tsx';
+import { recordApi, resourceTag } from './record-api.ts';
 import { deleteRecord, forEachRow, patchRecord } from './record-calls.ts';
 import { editsInModal, recordPath } from './record-routes.ts';
 import { describedEntity } from './resource-routes.ts';
@@ -136,9 +146,16 @@ export interface ListPageProps {
  * server-side sort, filters by field type, search, Load More... by cursor,
  * chosen columns, saved views, and row and bulk actions the role allows.
  */
-export function ListPage({ resource, rootPath, createLabel, toolbar, header, rowActions }: ListPageProps) {
+export function ListPage(props: ListPageProps) {
+  const { t } = useTranslation();
+  // Custom fields first: columns and saved views may name them.
+  if (!useEntity(props.resource).ready) return <Loader size="sm" aria-label={t('list.loading')} />;
+  return <LoadedListPage {...props} />;
+}
+
+function LoadedListPage({ resource, rootPath, createLabel, toolbar, header, rowActions }: ListPageProps) {
   const { t } = useTranslation(['common', 'entities', 'options']);
-  const entity = describedEntity(resource);
+  const { entity } = useEntity(resource);
   const dispatch = useAppDispatch();
   const format = useFormat();
   const localized = useLocalizedPath();
@@ -150,7 +167,10 @@ export function ListPage({ resource, rootPath, createLabel, toolbar, header, row
   const { view, change, current } = useListView(rootPath, entity.list.defaultShows);
 
   const columns = useMemo(() => columnsOf(entity, view.shows), [entity, view.shows]);
-  const built = useMemo(() => listParams(columns, view, PAGE_SIZE), [columns, view]);
+  const built = useMemo(
+    () => listParams(columns, knownFieldsView(view, allFields(entity)), PAGE_SIZE),
+    [columns, view, entity],
+  );
   // The same parameters rebuilt are the same request: keyed by their text.
   const queryKey = JSON.stringify(built);
   const query = useMemo(() => JSON.parse(queryKey) as [string, string][], [queryKey]);
@@ -254,7 +274,10 @@ export function ListPage({ resource, rootPath, createLabel, toolbar, header, row
     });
     setWorking(false);
     setDeleting(null);
-    if (outcome.done.length > 0) dispatch(rowsRemoved({ resource, ids: outcome.done }));
+    if (outcome.done.length > 0) {
+      dispatch(rowsRemoved({ resource, ids: outcome.done }));
+      dispatch(recordApi.util.invalidateTags([resourceTag(resource)]));
+    }
     setSelection({});
     if (outcome.failed.length === 0) {
       toast.success(
@@ -425,7 +448,7 @@ function BulkEdit({
   const { t } = useTranslation();
   const dispatch = useAppDispatch();
   const token = useAppSelector((state) => state.auth.token);
-  const entity = describedEntity(resource);
+  const { entity } = useEntity(resource);
   const label = useFieldLabel(resource);
   const editable = Object.entries(entity.fields).filter(
     ([, field]) => isWritable(field) && !field.immutable && bulkTypes.has(field.type),
@@ -450,7 +473,10 @@ function BulkEdit({
       return merged;
     });
     setWorking(false);
-    if (outcome.done.length > 0) dispatch(rowsChanged({ resource, rows: outcome.done }));
+    if (outcome.done.length > 0) {
+      dispatch(rowsChanged({ resource, rows: outcome.done }));
+      dispatch(recordApi.util.invalidateTags([resourceTag(resource)]));
+    }
     if (outcome.failed.length === 0) toast.success(t('list.updatedMany', { count: outcome.done.length }));
     else
       toast.error(

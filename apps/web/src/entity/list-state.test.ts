@@ -10,6 +10,7 @@ import {
   filterChoices,
   filterParams,
   filtersOf,
+  knownFieldsView,
   layoutHref,
   moveColumn,
   nextSort,
@@ -167,5 +168,28 @@ describe('bulk edit values', () => {
     expect(apiValueOf(companies.fields.stage, 'Seed')).toBe('Seed');
     expect(apiValueOf(companies.fields.city, '')).toBeNull();
     expect(apiValueOf({ type: 'boolean', label: 'Active' }, 'false')).toBe(false);
+  });
+});
+
+describe('a view over the fields an entity has', () => {
+  const fields = { name: {}, stage: {}, cf7: {} };
+
+  it('keeps a view whose fields all exist as it is', () => {
+    const view = { filters: [{ field: 'cf7', op: 'eq' as const, value: 'Referral' }], sort: '-cf7,name', q: '' };
+    expect(knownFieldsView(view, fields)).toBe(view);
+  });
+
+  it('leaves out filters and sort keys on a deleted custom field, keeping the rest in order', () => {
+    const view = {
+      filters: [
+        { field: 'cf9', op: 'eq' as const, value: 'Gone' },
+        { field: 'stage', op: 'in' as const, value: 'Seed' },
+      ],
+      sort: 'stage,-cf9,name',
+    };
+    expect(knownFieldsView(view, fields)).toEqual({
+      filters: [{ field: 'stage', op: 'in', value: 'Seed' }],
+      sort: 'stage,name',
+    });
   });
 });

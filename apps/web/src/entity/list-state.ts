@@ -85,6 +85,22 @@ export function sortText(keys: readonly SortKey[]): string {
 }
 
 /**
+ * The view without the filters and sort keys on fields the entity no longer
+ * has (a custom field deleted since a view was saved or an address shared),
+ * which the API would refuse.
+ */
+export function knownFieldsView<V extends Pick<ListView, 'filters' | 'sort'>>(
+  view: V,
+  fields: Readonly<Record<string, unknown>>,
+): V {
+  const known = (field: string) => Object.hasOwn(fields, field);
+  const filters = view.filters.filter((condition) => known(condition.field));
+  const keys = sortKeys(view.sort);
+  const sort = keys.every((key) => known(key.field)) ? view.sort : sortText(keys.filter((key) => known(key.field)));
+  return filters.length === view.filters.length && sort === view.sort ? view : { ...view, filters, sort };
+}
+
+/**
  * The sort after a click on a column header: ascending, then descending, then
  * off. A plain click sorts by that column alone; with `add` (shift-click) the
  * column is added as the next key, or cycled where it is.

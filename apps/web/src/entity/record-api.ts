@@ -25,13 +25,15 @@ export interface UpdateArgs {
 const PAGE_SIZE = 10;
 
 const recordTag = (resource: string, id: number) => ({ type: 'Record' as const, id: `${resource}:${id}` });
+/** Every record of a resource: what reads a whole resource (custom field definitions) provides. */
+export const resourceTag = (resource: string) => ({ type: 'Resource' as const, id: resource });
 
 /**
  * The calls of the record pages, on the app's RTK Query api: failures reach
  * the notifications and a 401 ends the session like every other call. Pages
  * (relations, notes, files) are re-fetched whenever anything is written.
  */
-export const recordApi = api.enhanceEndpoints({ addTagTypes: ['Record', 'Pages'] }).injectEndpoints({
+export const recordApi = api.enhanceEndpoints({ addTagTypes: ['Record', 'Pages', 'Resource'] }).injectEndpoints({
   endpoints: (build) => ({
     record: build.query<Row, RecordArgs>({
       query: ({ resource, id, join }) => ({
@@ -60,7 +62,7 @@ export const recordApi = api.enhanceEndpoints({ addTagTypes: ['Record', 'Pages']
     }),
     createRecord: build.mutation<Row, { resource: string; body: Record<string, unknown> }>({
       query: ({ resource, body }) => ({ path: `/${resource}`, method: 'POST', body }),
-      invalidatesTags: ['Pages'],
+      invalidatesTags: (_result, error, { resource }) => (error ? [] : ['Pages', resourceTag(resource)]),
     }),
     updateRecord: build.mutation<Row, UpdateArgs>({
       query: ({ resource, id, version, body }) => ({
@@ -69,11 +71,12 @@ export const recordApi = api.enhanceEndpoints({ addTagTypes: ['Record', 'Pages']
         body,
         headers: { 'if-match': String(version) },
       }),
-      invalidatesTags: (_result, error, { resource, id }) => (error ? [] : [recordTag(resource, id), 'Pages']),
+      invalidatesTags: (_result, error, { resource, id }) =>
+        error ? [] : [recordTag(resource, id), 'Pages', resourceTag(resource)],
     }),
     deleteRecord: build.mutation<void, { resource: string; id: number }>({
       query: ({ resource, id }) => ({ path: `/${resource}/${id}`, method: 'DELETE' }),
-      invalidatesTags: ['Pages'],
+      invalidatesTags: (_result, error, { resource }) => (error ? [] : ['Pages', resourceTag(resource)]),
     }),
   }),
 });

@@ -6,9 +6,9 @@ import { type Resolver, type UseFormReturn, useForm } from 'react-hook-form';
 import type { ApiFailure } from '../store/http.ts';
 import type { Row } from '../store/resource-slices.ts';
 import { useFieldLabel } from './cell-value.tsx';
+import { useEntity } from './custom-fields.ts';
 import { FieldControl, siblingsOf } from './field-control.tsx';
 import { type ApiValues, apiValuesOf, type FormValues, formFields, formValuesOf } from './record-values.ts';
-import { describedEntity } from './resource-routes.ts';
 
 export type RecordFormMode = 'create' | 'edit';
 
@@ -18,7 +18,7 @@ export type RecordFormMode = 'create' | 'edit';
  * so client and server agree; submitting yields that body.
  */
 export function useRecordForm(resource: string, mode: RecordFormMode, record?: Row) {
-  const entity = describedEntity(resource);
+  const { entity } = useEntity(resource);
   const resolver = useMemo((): Resolver<FormValues, unknown, ApiValues> => {
     const validate = zodResolver(mode === 'create' ? createSchema(entity) : updateSchema(entity));
     // The schema reads the API's body: the form's values are turned into it first.
@@ -56,7 +56,7 @@ export function RecordFields({
   form: UseFormReturn<FormValues, unknown, ApiValues>;
   record?: Row;
 }) {
-  const entity = describedEntity(resource);
+  const { entity } = useEntity(resource);
   const label = useFieldLabel(resource);
   const fields = formFields(entity, mode);
   const siblings = siblingsOf(fields);

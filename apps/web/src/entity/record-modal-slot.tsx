@@ -2,9 +2,10 @@ import { type ComponentType, lazy, Suspense } from 'react';
 import { useSearchParams } from 'react-router';
 import { useAppSelector } from '../store/hooks.ts';
 import { can } from './access.ts';
-import { hasRecordPages } from './record-routes.ts';
+import { editsInModal, hasRecordScreens } from './record-routes.ts';
 
 const CreateModal = lazy(async () => ({ default: (await import('./create-modal.tsx')).CreateModal }));
+const EditModal = lazy(async () => ({ default: (await import('./edit-page.tsx')).EditModal }));
 
 /** The modals a resource brings where the generic ones do not fit (users are invited, not created). */
 export interface RecordModals {
@@ -15,8 +16,8 @@ export interface RecordModals {
 /**
  * The create and edit modals over a list: shown while the address carries
  * `?create=1` (the list's Create button puts it there) or `?edit=<id>`;
- * closing one takes the parameter away. Generic resources create in the
- * generic modal; others bring their own.
+ * closing one takes the parameter away. Resources use the generic modals
+ * unless they bring their own.
  */
 export function RecordModalSlot({ resource, modals }: { resource: string; modals?: RecordModals }) {
   const [search, setSearch] = useSearchParams();
@@ -31,7 +32,7 @@ export function RecordModalSlot({ resource, modals }: { resource: string; modals
       { replace: true },
     );
 
-  const Create = modals?.create ?? (hasRecordPages(resource) ? CreateModal : undefined);
+  const Create = modals?.create ?? (hasRecordScreens(resource) ? CreateModal : undefined);
   if (search.get('create') === '1' && Create && can(user, resource, 'create')) {
     return (
       <Suspense fallback={null}>
@@ -41,10 +42,14 @@ export function RecordModalSlot({ resource, modals }: { resource: string; modals
   }
   const editId = Number(search.get('edit'));
   const Edit = modals?.edit;
-  if (Edit && Number.isSafeInteger(editId) && editId > 0 && can(user, resource, 'update')) {
+  if (editsInModal(resource) && Number.isSafeInteger(editId) && editId > 0 && can(user, resource, 'update')) {
     return (
       <Suspense fallback={null}>
-        <Edit key={editId} id={editId} onClose={close('edit')} />
+        {Edit ? (
+          <Edit key={editId} id={editId} onClose={close('edit')} />
+        ) : (
+          <EditModal key={editId} resource={resource} id={editId} onClose={close('edit')} />
+        )}
       </Suspense>
     );
   }

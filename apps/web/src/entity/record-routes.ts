@@ -7,39 +7,46 @@ import { holds } from './access.ts';
 import { listPathOf } from './resource-routes.ts';
 
 /**
- * The spec's route table: the resources whose records have a show page
- * (`/{entity}/{id}/show`), and whether they are edited on a page
- * (`/{entity}/{id}/edit`, created in the generic modal) or in a modal of their own.
+ * The spec's route table: the resources with record screens, whether their
+ * records are edited on a page (`/{entity}/{id}/edit`) or in a modal over
+ * their list (`?edit=<id>`), and whether the generic show page
+ * (`/{entity}/{id}/show`) shows them or a page of their own does. All are
+ * created in a modal. Custom field groups are edited like the custom data
+ * (entity field types) they order.
  */
 const recordScreens = {
-  companies: 'page',
-  funds: 'page',
-  contacts: 'page',
-  firms: 'page',
-  deals: 'page',
-  investors: 'page',
-  users: 'modal',
-} as const satisfies Record<string, 'page' | 'modal'>;
+  companies: { edit: 'page', show: 'generic' },
+  funds: { edit: 'page', show: 'generic' },
+  contacts: { edit: 'page', show: 'generic' },
+  firms: { edit: 'page', show: 'generic' },
+  deals: { edit: 'page', show: 'generic' },
+  investors: { edit: 'page', show: 'generic' },
+  users: { edit: 'modal', show: 'own' },
+  entityFieldTypes: { edit: 'modal', show: 'generic' },
+  customFieldGroups: { edit: 'modal', show: 'generic' },
+} as const satisfies Record<string, { edit: 'page' | 'modal'; show: 'generic' | 'own' }>;
 
-type EditedAs = (typeof recordScreens)[keyof typeof recordScreens];
+type RecordScreens = (typeof recordScreens)[keyof typeof recordScreens];
+const resourcesWith = (match: (screens: RecordScreens) => boolean) =>
+  (Object.keys(recordScreens) as (keyof typeof recordScreens)[]).filter((resource) => match(recordScreens[resource]));
 
-/** The resources shown, edited and created by the generic record screens. */
-export const recordPageResources = (Object.keys(recordScreens) as (keyof typeof recordScreens)[]).filter(
-  (resource) => recordScreens[resource] === 'page',
-);
+/** The resources of the generic show page. */
+export const showPageResources = resourcesWith((screens) => screens.show === 'generic');
+/** The resources of the generic edit page. */
+export const editPageResources = resourcesWith((screens) => screens.edit === 'page');
 
-function editedAs(resource: string): EditedAs | undefined {
+function screensOf(resource: string): RecordScreens | undefined {
   return Object.hasOwn(recordScreens, resource) ? recordScreens[resource as keyof typeof recordScreens] : undefined;
 }
 
-/** True for the resources of the generic show page, edit page and create modal. */
-export function hasRecordPages(resource: string): boolean {
-  return editedAs(resource) === 'page';
+/** True for the resources of the route table (they have a show page and a create modal). */
+export function hasRecordScreens(resource: string): boolean {
+  return screensOf(resource) !== undefined;
 }
 
 /** True when the resource's records are edited in a modal (`?edit=<id>` over its list). */
 export function editsInModal(resource: string): boolean {
-  return editedAs(resource) === 'modal';
+  return screensOf(resource)?.edit === 'modal';
 }
 
 /**
@@ -48,9 +55,9 @@ export function editsInModal(resource: string): boolean {
  */
 export function recordPath(resource: string, id: number | string, mode: 'show' | 'edit'): string | undefined {
   const list = listPathOf(resource);
-  const edited = editedAs(resource);
-  if (!list || !edited) return undefined;
-  if (mode === 'edit' && edited === 'modal') return `${list}?edit=${id}`;
+  const screens = screensOf(resource);
+  if (!list || !screens) return undefined;
+  if (mode === 'edit' && screens.edit === 'modal') return `${list}?edit=${id}`;
   return `${list}/${id}/${mode}`;
 }
 

@@ -8,6 +8,8 @@ export interface ResourceRoute {
   resource: ResourceArea;
   /** Translation key of the sidebar label when it is not the resource's plural name. */
   labelKey?: string;
+  /** Reached from another screen, not from the sidebar. */
+  sidebar?: false;
 }
 
 /** The sidebar's list screens, in order. */
@@ -21,6 +23,8 @@ export const resourceRoutes: readonly ResourceRoute[] = [
   { path: '/fund-performances', resource: 'fundPerformances' },
   { path: '/users', resource: 'users' },
   { path: '/custom-data', resource: 'entityFieldTypes', labelKey: 'nav.customData' },
+  // From Custom data's "Groups" button.
+  { path: '/custom-field-groups', resource: 'customFieldGroups', sidebar: false },
 ];
 
 /** The list screens whose resource the API describes (custom data comes with its entity description). */

@@ -1,3 +1,4 @@
+import { isCustomizable } from '@data-platform/shared/entities/custom-fields';
 import { attachableEntities } from '@data-platform/shared/entities/picklists';
 import { Alert, Button, Card, Group, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
@@ -11,6 +12,7 @@ import { useLocalizedPath } from '../i18n/use-localized-path.ts';
 import { isApiFailure } from '../store/http.ts';
 import { useFieldLabel } from './cell-value.tsx';
 import { ConfirmDelete } from './confirm-delete.tsx';
+import { useCustomFieldGroupsQuery, useEntity } from './custom-fields.ts';
 import { DetailList } from './detail-list.tsx';
 import { FieldValue } from './field-value.tsx';
 import { FilesPanel } from './files-panel.tsx';
@@ -19,12 +21,13 @@ import { useDeleteRecordMutation, useRecordQuery } from './record-api.ts';
 import { recordPath, useMay } from './record-routes.ts';
 import { referenceJoins } from './record-values.ts';
 import { RelationPanel } from './relation-panel.tsx';
-import { describedEntity, listPathOf } from './resource-routes.ts';
+import { listPathOf } from './resource-routes.ts';
 
 /** `/companies/7/show`: every field of the record, then its related records, notes and files. */
 export function ShowPage({ resource }: { resource: string }) {
   const { t } = useTranslation(['record', 'common', 'entities']);
-  const entity = describedEntity(resource);
+  const { entity, ready } = useEntity(resource);
+  const { data: groups } = useCustomFieldGroupsQuery(undefined, { skip: !isCustomizable(entity) });
   const id = Number(useParams().id);
   const label = useFieldLabel(resource);
   const format = useFormat();
@@ -40,7 +43,7 @@ export function ShowPage({ resource }: { resource: string }) {
   } = useRecordQuery({ resource, id, join }, { skip: !Number.isSafeInteger(id) });
   const [remove, removing] = useDeleteRecordMutation();
 
-  if (isLoading) return <Loader size="sm" aria-label={t('common:list.loading')} />;
+  if (isLoading || !ready) return <Loader size="sm" aria-label={t('common:list.loading')} />;
   if (!record) {
     return (
       <Alert color="red" role="alert" title={t('show.missingTitle')}>
@@ -51,6 +54,18 @@ export function ShowPage({ resource }: { resource: string }) {
 
   const name = String(record[entity.display] ?? `#${record.id}`);
   const fields = Object.entries(entity.fields);
+  // Built-in fields and custom fields without a group first, then a section per group in its order.
+  const sections = (groups ?? [])
+    .filter((group) => group.entity === resource)
+    .map((group) => ({ group, fields: fields.filter(([, field]) => field.custom?.groupId === group.id) }))
+    .filter((section) => section.fields.length > 0);
+  const grouped = new Set(sections.flatMap((section) => section.fields.map(([fieldName]) => fieldName)));
+  const details = (shown: typeof fields) =>
+    shown.map(([fieldName, field]) => ({
+      name: fieldName,
+      label: label(fieldName, field),
+      value: <FieldValue row={record} name={fieldName} field={field} />,
+    }));
   const who = (relation: string) => (record[relation] as { fullName?: string } | null)?.fullName;
   const listPath = localized(listPathOf(resource) ?? '/');
 
@@ -92,19 +107,22 @@ export function ShowPage({ resource }: { resource: string }) {
       </Group>
 
       <Card withBorder component="section" aria-label={t('show.details')}>
-        <DetailList
-          details={fields.map(([fieldName, field]) => ({
-            name: fieldName,
-            label: label(fieldName, field),
-            value: <FieldValue row={record} name={fieldName} field={field} />,
-          }))}
-        />
+        <DetailList details={details(fields.filter(([fieldName]) => !grouped.has(fieldName)))} />
         <Text size="xs" c="dimmed" mt="md">
           {t('show.created', { at: format.dateTime(String(record.createdAt)), by: who('createdBy') ?? '—' })}
           {' · '}
           {t('show.updated', { at: format.dateTime(String(record.updatedAt)), by: who('updatedBy') ?? '—' })}
         </Text>
       </Card>
+
+      {sections.map(({ group, fields: shown }) => (
+        <Card key={group.id} withBorder component="section" aria-labelledby={`group-${group.id}`}>
+          <Title order={2} size="h4" mb="sm" id={`group-${group.id}`}>
+            {group.name}
+          </Title>
+          <DetailList details={details(shown)} />
+        </Card>
+      ))}
 
       {Object.entries(entity.relations ?? {}).map(([relation, description]) => (
         <RelationPanel key={relation} resource={resource} id={id} relation={relation} description={description} />

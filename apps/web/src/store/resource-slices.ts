@@ -31,6 +31,10 @@ export const resourceAreas = [
 ] as const;
 export type ResourceArea = (typeof resourceAreas)[number];
 
+export function isResourceArea(name: string): name is ResourceArea {
+  return (resourceAreas as readonly string[]).includes(name);
+}
+
 /** A row as the API answers it: `id` plus what was selected and joined. */
 export type Row = { id: number } & Record<string, unknown>;
 
