@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { companies } from '@data-platform/shared/entities/companies';
+import { entityFieldTypes } from '@data-platform/shared/entities/custom-fields';
 import autocannon, { type Request } from 'autocannon';
 import { sql } from 'drizzle-orm';
 import { benchAccount, benchTarget, ensureBenchAccount, ensureSeeded, openTarget } from './prepare.ts';
@@ -43,6 +44,8 @@ if (
 
 /** Rows deep into the name order where the cursor scenario reads (less on small test scales). */
 const CURSOR_DEPTH = Math.max(1000, Math.min(50_000, Math.floor(scale / 2000) * 1000));
+/** Values of the benchmark's custom picklist, given to the companies in turn. */
+const CUSTOM_VALUES = ['Referral', 'Conference', 'Inbound', 'Outbound'];
 const serverDir = path.resolve(import.meta.dirname, '..');
 const api = `/api/v1/${companies.name}`;
 
@@ -72,12 +75,14 @@ const database = await openTarget(target);
 let seedTimings: Awaited<ReturnType<typeof ensureSeeded>>;
 let usId: number;
 let updateIds: number[];
+let customKey: string;
 try {
   await ensureBenchAccount(database, target.dataDir);
   seedTimings = await ensureSeeded(database, scale, (line) => console.log(line));
   const [us] = await database.rows<{ id: number }>(sql`select id::int as id from countries where iso2 = 'US'`);
   if (!us) throw new Error('No United States in countries');
   usId = us.id;
+  customKey = await ensureCustomField(database);
   // Each update needs a row still at version 1; spread them over the table.
   updateIds = (
     await database.rows<{ id: number }>(
@@ -109,6 +114,11 @@ try {
       requests: list(`filter[hqCountryId][eq]=${usId}&sort=name`),
     },
     { name: `search q=${values.q}`, p50Target: 50, requests: list(`q=${encodeURIComponent(values.q)}`) },
+    {
+      name: 'list by a custom picklist, by name',
+      requests: list(`filter[${customKey}][eq]=${CUSTOM_VALUES[0]}&sort=name`),
+    },
+    { name: 'list sorted by a custom picklist', requests: list(`sort=${customKey}`) },
     {
       name: 'get by id',
       p50Target: 10,
@@ -188,7 +198,7 @@ try {
         node: process.version,
         durationSeconds: duration,
         warmupSeconds: warmup,
-        parameters: { usCountryId: usId, q: values.q, cursorDepth: CURSOR_DEPTH },
+        parameters: { usCountryId: usId, q: values.q, cursorDepth: CURSOR_DEPTH, customField: customKey },
         seed: seedTimings,
         results,
         targets,
@@ -235,12 +245,15 @@ function round(ms: number): number {
   return Math.round(ms * 10) / 10;
 }
 
+/** The longest scenario name, "list by a custom picklist, by name". */
+const SCENARIO_WIDTH = 36;
+
 function header(): string {
-  return `${'scenario'.padEnd(28)} ${'conns'.padStart(5)} ${'req/s'.padStart(7)} ${'p50 ms'.padStart(7)} ${'p90 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'non-2xx/errors'.padStart(15)}`;
+  return `${'scenario'.padEnd(SCENARIO_WIDTH)} ${'conns'.padStart(5)} ${'req/s'.padStart(7)} ${'p50 ms'.padStart(7)} ${'p90 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'non-2xx/errors'.padStart(15)}`;
 }
 
 function line(r: Result): string {
-  return `${r.scenario.padEnd(28)} ${String(r.connections).padStart(5)} ${String(r.rps).padStart(7)} ${r.p50.toFixed(1).padStart(7)} ${r.p90.toFixed(1).padStart(7)} ${r.p99.toFixed(1).padStart(7)} ${`${r.non2xx}/${r.errors}`.padStart(15)}`;
+  return `${r.scenario.padEnd(SCENARIO_WIDTH)} ${String(r.connections).padStart(5)} ${String(r.rps).padStart(7)} ${r.p50.toFixed(1).padStart(7)} ${r.p90.toFixed(1).padStart(7)} ${r.p99.toFixed(1).padStart(7)} ${`${r.non2xx}/${r.errors}`.padStart(15)}`;
 }
 
 /**
@@ -355,4 +368,28 @@ async function cursorAt(url: string, headers: Record<string, string>, depth: num
     cursor = page.nextCursor;
   }
   return cursor as string;
+}
+
+/**
+ * A custom picklist on companies with a value on every company, so that
+ * filters and sorts on custom fields are measured at the scale: answers its key.
+ */
+async function ensureCustomField(database: Awaited<ReturnType<typeof openTarget>>): Promise<string> {
+  const name = 'Bench source';
+  await database.rows(
+    sql`insert into ${sql.identifier(entityFieldTypes.table)} (entity, name, type, options)
+      values (${companies.name}, ${name}, 'select', ${`{${CUSTOM_VALUES.join(',')}}`}::text[])
+      on conflict (entity, name) do nothing`,
+  );
+  const [field] = await database.rows<{ key: string }>(
+    sql`select key from ${sql.identifier(entityFieldTypes.table)} where entity = ${companies.name} and name = ${name}`,
+  );
+  if (!field) throw new Error('The benchmark custom field is missing');
+  const values = `{${CUSTOM_VALUES.join(',')}}`;
+  await database.rows(
+    sql`update ${sql.identifier(companies.table)}
+      set custom = custom || jsonb_build_object(${field.key}::text, (${values}::text[])[1 + id % ${CUSTOM_VALUES.length}])
+      where not custom ? ${field.key}`,
+  );
+  return field.key;
 }

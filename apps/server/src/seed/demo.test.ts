@@ -1,0 +1,50 @@
+import { companies } from '@data-platform/shared/entities/companies';
+import { deals } from '@data-platform/shared/entities/deals';
+import { parseListQueryString } from '@data-platform/shared/query/list-query';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { currentDescription, customFieldDefinitions } from '../crud/custom-fields.ts';
+import { listRecords } from '../crud/records.ts';
+import type { Database } from '../db/client.ts';
+import { openTestDatabase } from '../testing/test-server.ts';
+import { seedDemoIfEmpty } from './demo.ts';
+
+describe('demo data on first start', () => {
+  let database: Database;
+  let close: () => Promise<void>;
+
+  beforeAll(async () => {
+    ({ database, close } = await openTestDatabase());
+  });
+  afterAll(async () => {
+    await close?.();
+  });
+
+  it('loads once, with custom data that lists filter by', async () => {
+    expect(await seedDemoIfEmpty(database, { info: () => {} })).toBe(true);
+    expect(await seedDemoIfEmpty(database, { info: () => {} })).toBe(false);
+
+    const definitions = await customFieldDefinitions(database);
+    expect(definitions.map(({ entity, name, type }) => ({ entity, name, type }))).toEqual([
+      { entity: 'companies', name: 'Deal source', type: 'select' },
+      { entity: 'companies', name: 'First met', type: 'date' },
+      { entity: 'deals', name: 'Next step', type: 'text' },
+    ]);
+    const [source = '', firstMet = '', nextStep = ''] = definitions.map((definition) => definition.key);
+    const described = await currentDescription(database, companies);
+    const referrals = await listRecords(
+      database,
+      described,
+      parseListQueryString(described, {
+        select: `name,${source},${firstMet}`,
+        [`filter[${source}][eq]`]: 'Referral',
+      }),
+    );
+    expect(referrals.total).toBeGreaterThan(0);
+    for (const row of referrals.rows.map((text) => JSON.parse(text) as Record<string, unknown>)) {
+      expect(row[source]).toBe('Referral');
+      expect(String(row[firstMet])).toMatch(/^202[45]-\d\d-\d\d$/);
+    }
+    const dealsDescribed = await currentDescription(database, deals);
+    expect(Object.keys(dealsDescribed.fields)).toContain(nextStep);
+  });
+});
