@@ -1,5 +1,6 @@
+import { readFile } from 'node:fs/promises';
 import { startTestServer, type TestServer } from '@data-platform/server/testing/test-server';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './browser.ts';
 import { activeUser, newPage, noSeriousViolations, openSignedIn, picker } from './web.ts';
@@ -107,6 +108,19 @@ describe('custom data: fields defined in the app travel the record screens', () 
     await columns.getByRole('button', { name: 'Done' }).click();
     await grid.getByRole('columnheader', { name: 'Source' }).waitFor();
     await grid.getByRole('cell', { name: 'Referral' }).waitFor();
+
+    // Export writes that list as it is shown: its columns (the custom one too) and its filter.
+    const downloading = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export' }).click();
+    await page.getByRole('menuitem', { name: 'CSV (comma-separated)' }).click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toMatch(/^companies-\d{4}-\d{2}-\d{2}\.csv$/);
+    const lines = (await readFile(await download.path(), 'utf8'))
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\n');
+    expect(lines[0]).toMatch(/^ID,Name,.*,Source$/);
+    expect(lines.slice(1)).toEqual([expect.stringMatching(/^\d+,Custom Fields Inc,.*,Referral$/)]);
   });
 
   it('shows a Viewer the custom fields but no Create, Edit or Delete', async () => {

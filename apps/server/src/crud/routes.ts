@@ -1,4 +1,4 @@
-import { requiredPermissions } from '@data-platform/shared/entities/access';
+import { isPermissionResource, requiredPermissions } from '@data-platform/shared/entities/access';
 import { isCustomizable } from '@data-platform/shared/entities/custom-fields';
 import { type EntityDescription, type Operation, operationsOf } from '@data-platform/shared/entities/entity';
 import { createSchema, recordSchema, updateSchema } from '@data-platform/shared/entities/record-schema';
@@ -21,6 +21,7 @@ import { type Actor, missingPermissions } from '../auth/actor.ts';
 import type { Database } from '../db/client.ts';
 import { assertCanRead, type RouteAccess } from '../http/auth.ts';
 import { AppError, errorBodySchema, notFound, validateBody } from '../http/errors.ts';
+import { type ExportFormat, exportContentTypes, exportFormats, exportStream } from '../io/export.ts';
 import { currentDescription } from './custom-fields.ts';
 import { attachmentScope, type ListScope, relationScope } from './list-compiler.ts';
 import { createRecord, deleteRecord, getRecord, type ListPage, listRecords, updateRecord } from './records.ts';
@@ -163,6 +164,33 @@ function registerEntityRoutes(
         return list(request.actor, described, parseListBody(described, request.body), reply);
       },
     });
+    if (isPermissionResource(entity.name)) {
+      api.get(`${base}/export`, {
+        config: { ...access('read'), permission: `${entity.name}:export` },
+        schema: {
+          tags,
+          summary: `Export ${entity.labelPlural.toLowerCase()} as CSV or XLSX`,
+          description: `Every row of the list the parameters describe (\`select\`, \`filter\`, \`sort\`, \`q\`; paging
+parameters are ignored), read a keyset page at a time: each matching row once. Columns are the selected fields under
+their labels (all but system bookkeeping without \`select\`); references are named, money is an amount and a currency
+column, lists are joined with "; ".`,
+          querystring: listQueryStringSchema.extend({ format: z.enum(exportFormats).default('csv') }),
+          response: errorResponses,
+        },
+        handler: async (request, reply) => {
+          const { format, ...raw } = request.query as Record<string, unknown> & { format: ExportFormat };
+          const described = await currentDescription(database, entity);
+          const query = parseListQueryString(described, raw);
+          assertJoinsReadable(request.actor, query);
+          const file = `${entity.name}-${new Date().toISOString().slice(0, 10)}.${format}`;
+          // The file is streamed as it is written; the typed reply knows only the JSON answers.
+          return (reply as FastifyReply)
+            .type(exportContentTypes[format])
+            .header('content-disposition', `attachment; filename="${file}"`)
+            .send(exportStream(database, described, query, readableScope(entity, request.actor), format));
+        },
+      });
+    }
     for (const [relation, description] of Object.entries(entity.relations ?? {})) {
       const related = findEntity(
         description.kind === 'hasMany'

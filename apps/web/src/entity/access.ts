@@ -1,4 +1,4 @@
-import { requiredPermissions } from '@data-platform/shared/entities/access';
+import { isPermissionResource, requiredPermissions } from '@data-platform/shared/entities/access';
 import { type AccessAction, operationsOf } from '@data-platform/shared/entities/entity';
 import { findEntity } from '@data-platform/shared/entities/registry';
 import type { Permission } from '@data-platform/shared/permissions';
@@ -30,4 +30,9 @@ export function can(user: CurrentUser | undefined, resource: string, action: Acc
 export function genericallyOffered(resource: string, action: Exclude<AccessAction, 'read'>): boolean {
   const entity = findEntity(resource);
   return entity !== undefined && operationsOf(entity).includes(action);
+}
+
+/** True when the resource can be exported (`GET /{resource}/export`) and the user's role allows it. */
+export function canExport(user: CurrentUser | undefined, resource: string): boolean {
+  return isPermissionResource(resource) && canRead(user, resource) && holds(user, [`${resource}:export`]);
 }

@@ -13,12 +13,13 @@ import { useLocalizedPath } from '../i18n/use-localized-path.ts';
 import { useAppDispatch, useAppSelector } from '../store/hooks.ts';
 import { type FilterCondition, type Layout, setDefaultFilters, setDefaultShows } from '../store/layouts-slice.ts';
 import { getAll, type ResourceArea, type Row, rowsChanged, rowsRemoved } from '../store/resource-slices.ts';
-import { can, genericallyOffered } from './access.ts';
+import { can, canExport, genericallyOffered } from './access.ts';
 import { useFieldLabel } from './cell-value.tsx';
 import { ColumnChooser } from './column-chooser.tsx';
 import { type Column, columnsOf, listParams } from './columns.ts';
 import { ConfirmDelete } from './confirm-delete.tsx';
 import { useEntity } from './custom-fields.ts';
+import { ExportMenu } from './export-menu.tsx';
 import { ValueInput } from './filter-inputs.tsx';
 import { ListFilters } from './list-filters.tsx';
 import { ListGrid } from './list-grid.tsx';
@@ -202,6 +203,15 @@ function LoadedListPage({ resource, rootPath, createLabel, toolbar, header, rowA
   // Bulk edit writes through the generic update; resources with their own routes are edited one by one.
   const mayBulkEdit = mayUpdate && genericallyOffered(resource, 'update');
   const mayDelete = can(user, resource, 'delete');
+  const mayExport = canExport(user, resource);
+  // What Export writes: the columns shown (references by name), with the list's filters, search and sort.
+  const exportParams = useMemo(
+    (): [string, string][] => [
+      ['select', columns.map((column) => column.name).join(',')],
+      ...query.filter(([key]) => key !== 'select' && key !== 'join' && key !== 'pageSize'),
+    ],
+    [columns, query],
+  );
   const mayShow = recordPath(resource, 0, 'show') !== undefined;
 
   // A selection belongs to the rows of one query.
@@ -327,6 +337,7 @@ function LoadedListPage({ resource, rootPath, createLabel, toolbar, header, rowA
         <Group gap="xs">
           <ListViews rootPath={rootPath} view={view} current={current} defaultShows={entity.list.defaultShows} />
           <ColumnChooser entity={entity} shows={view.shows} onChange={(shows) => change({ shows })} />
+          {mayExport ? <ExportMenu resource={resource} params={exportParams} /> : null}
           {mayCreate ? (
             <Button component={Link} to={createHref} size="xs" leftSection={<IconPlus size={14} aria-hidden />}>
               {createLabel ?? t('actions.create')}

@@ -1,7 +1,8 @@
 import { type Permission, type PermissionResource, permissionResources } from '../permissions.ts';
 import type { AccessAction, EntityDescription } from './entity.ts';
 
-function isPermissionResource(name: string): name is PermissionResource {
+/** True for the resources with permissions of their own (`companies:read`, `companies:export`, ...). */
+export function isPermissionResource(name: string): name is PermissionResource {
   return (permissionResources as readonly string[]).includes(name);
 }
 
