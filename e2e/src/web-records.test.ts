@@ -1,5 +1,5 @@
 import { startTestServer, type TestServer } from '@data-platform/server/testing/test-server';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './browser.ts';
 import { activeUser, newPage, noSeriousViolations, openSignedIn, picker } from './web.ts';

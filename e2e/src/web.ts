@@ -65,10 +65,12 @@ export interface AxeViolation {
 export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
   // A dialog still fading in has the colours of half its opacity: judge it once it has arrived.
   // (Its transition may not have started yet when it is already in the page, so no animation says so.)
-  // Only a dialog's own animations count: a toast's progress bar pauses while the window has no focus.
+  // Only a dialog's own animations count, and a toast's entrance (a toast bouncing in has the colours of
+  // half its opacity too); not a toast's progress bar, which pauses while the window has no focus.
   await page.waitForFunction(
     () => {
       const dialogs = [...document.querySelectorAll('[role="dialog"]')];
+      const toasts = [...document.querySelectorAll('.Toastify__toast')];
       const arrived = dialogs.every((dialog) => {
         for (let node: Element | null = dialog; node; node = node.parentElement) {
           const style = getComputedStyle(node);
@@ -83,7 +85,7 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
           target instanceof Element &&
           animation.playState === 'running' &&
           animation.effect?.getComputedTiming().iterations !== Number.POSITIVE_INFINITY &&
-          dialogs.some((dialog) => dialog.contains(target) || target.contains(dialog))
+          (toasts.includes(target) || dialogs.some((dialog) => dialog.contains(target) || target.contains(dialog)))
         );
       });
       return arrived && !moving;
