@@ -74,7 +74,7 @@ export async function registerFileRoutes(app: FastifyInstance, database: Databas
         throw new AppError(415, 'unsupported_media_type', 'Send the file as multipart/form-data', { file: 'Required' });
       }
       const part = await request.file();
-      if (!part || part.fieldname !== 'file') {
+      if (part?.fieldname !== 'file') {
         throw new AppError(400, 'validation_failed', 'Send one part named file', { file: 'Required' });
       }
       const name = path.basename(part.filename || 'file').slice(0, 255);
