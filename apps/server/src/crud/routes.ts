@@ -21,7 +21,7 @@ import { type Actor, missingPermissions } from '../auth/actor.ts';
 import type { Database } from '../db/client.ts';
 import { assertCanRead, type RouteAccess } from '../http/auth.ts';
 import { AppError, errorBodySchema, notFound, validateBody } from '../http/errors.ts';
-import { type ExportFormat, exportContentTypes, exportFormats, exportStream } from '../io/export.ts';
+import { type ExportFormat, exportColumns, exportContentTypes, exportFormats, exportStream } from '../io/export.ts';
 import { currentDescription } from './custom-fields.ts';
 import { attachmentScope, type ListScope, relationScope } from './list-compiler.ts';
 import { createRecord, deleteRecord, getRecord, type ListPage, listRecords, updateRecord } from './records.ts';
@@ -180,14 +180,17 @@ column, lists are joined with "; ".`,
         handler: async (request, reply) => {
           const { format, ...raw } = request.query as Record<string, unknown> & { format: ExportFormat };
           const described = await currentDescription(database, entity);
-          const query = parseListQueryString(described, raw);
+          const parsed = parseListQueryString(described, raw);
+          // References are written by name: their joins are read like any other, so they need reading rights too.
+          const { columns, join } = exportColumns(described, parsed.select);
+          const query = { ...parsed, join: [...parsed.join, ...join] };
           assertJoinsReadable(request.actor, query);
           const file = `${entity.name}-${new Date().toISOString().slice(0, 10)}.${format}`;
           // The file is streamed as it is written; the typed reply knows only the JSON answers.
           return (reply as FastifyReply)
             .type(exportContentTypes[format])
             .header('content-disposition', `attachment; filename="${file}"`)
-            .send(exportStream(database, described, query, readableScope(entity, request.actor), format));
+            .send(exportStream(database, described, query, readableScope(entity, request.actor), format, columns));
         },
       });
     }

@@ -22,7 +22,7 @@ const EXPORT_PAGE = 1000;
 type Cell = string | number | boolean | null;
 
 /** One column of an export: its heading and how a row gives its cell. */
-interface ExportColumn {
+export interface ExportColumn {
   heading: string;
   cell: (row: Record<string, unknown>) => Cell;
 }
@@ -96,18 +96,20 @@ async function* allRows(
   }
 }
 
-/** The list as a CSV or XLSX stream: a heading row, then a row per record. */
+/**
+ * The list as a CSV or XLSX stream: a heading row, then a row per record.
+ * `query` carries the joins the columns need (see `exportColumns`).
+ */
 export function exportStream(
   database: Database,
   entity: EntityDescription,
   query: ListQuery,
   scope: ListScope | undefined,
   format: ExportFormat,
+  columns: readonly ExportColumn[],
 ): Readable {
-  const { columns, join } = exportColumns(entity, query.select);
-  const selected: ListQuery = { ...query, join: [...query.join, ...join] };
   const cells = async function* () {
-    for await (const row of allRows(database, entity, selected, scope)) yield columns.map((c) => c.cell(row));
+    for await (const row of allRows(database, entity, query, scope)) yield columns.map((c) => c.cell(row));
   };
   const headings = columns.map((c) => c.heading);
   if (format === 'csv') {

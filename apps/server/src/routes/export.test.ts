@@ -118,6 +118,11 @@ describe('export', () => {
       headers: { authorization: `Bearer ${exporter.token}` },
     });
     expect(allowed.status).toBe(200);
+    // A reference is written by name: naming the firms of contacts needs reading firms.
+    const contactsOnly = await signInWithPermissions(server, ['contacts:read', 'contacts:export']);
+    const asContactsOnly = { headers: { authorization: `Bearer ${contactsOnly.token}` } };
+    expect((await server.fetch('/api/v1/contacts/export?select=lastName,firmId', asContactsOnly)).status).toBe(403);
+    expect((await server.fetch('/api/v1/contacts/export?select=lastName', asContactsOnly)).status).toBe(200);
     expect((await exported('/api/v1/companies/export?filter[nope][eq]=1')).status).toBe(400);
     expect((await exported('/api/v1/companies/export?format=pdf')).status).toBe(400);
     expect((await exported('/api/v1/companies/export?select=name&filter[name][eq]=nobody')).rows).toEqual([

@@ -108,8 +108,12 @@ function EditForm({ resource, initial, join, onDone }: EditFormProps) {
   const save = async (body: ApiValues, version: number) => {
     const result = await update({ resource, id: base.id, version, body });
     if (!('error' in result)) {
-      // The list under a modal shows the record as it now is.
-      if (isResourceArea(resource)) dispatch(rowsChanged({ resource, rows: [result.data] }));
+      // The list (under a modal, or gone back to) shows the record as it now is, with the names of what it
+      // refers to: the save answers ids only, so the record is read again with its joins.
+      if (isResourceArea(resource)) {
+        const fresh = await fetchCurrent({ resource, id: base.id, join }, false);
+        dispatch(rowsChanged({ resource, rows: [fresh.data ?? result.data] }));
+      }
       toast.success(t('edit.saved', { name }));
       leave();
       return;
