@@ -18,6 +18,7 @@ import { mapDatabaseError } from '../db/errors.ts';
 import { createMailer } from '../mail/mailer.ts';
 import { registerAuthRoutes } from '../routes/auth.ts';
 import { registerFileRoutes } from '../routes/files.ts';
+import { registerImportRoutes } from '../routes/import.ts';
 import { registerRoleRoutes } from '../routes/roles.ts';
 import { registerSummaryRoutes } from '../routes/summaries.ts';
 import { registerUserRoutes } from '../routes/users.ts';
@@ -82,6 +83,7 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
   app.addHook('onClose', async () => mailer.close());
   registerCrudRoutes(app, database, config.dataDir);
   await registerFileRoutes(app, database, config);
+  registerImportRoutes(app, database, config);
   registerAuthRoutes(app, database, config, mailer);
   registerUserRoutes(app, database, config, mailer);
   registerRoleRoutes(app, database, config.dataDir);

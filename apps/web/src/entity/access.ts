@@ -36,3 +36,13 @@ export function genericallyOffered(resource: string, action: Exclude<AccessActio
 export function canExport(user: CurrentUser | undefined, resource: string): boolean {
   return isPermissionResource(resource) && canRead(user, resource) && holds(user, [`${resource}:export`]);
 }
+
+/** True when records of the resource can be imported (`POST /{resource}/import`) and the user's role allows it. */
+export function canImport(user: CurrentUser | undefined, resource: string): boolean {
+  return (
+    isPermissionResource(resource) &&
+    genericallyOffered(resource, 'create') &&
+    can(user, resource, 'create') &&
+    holds(user, [`${resource}:import`])
+  );
+}

@@ -13,7 +13,7 @@ import { useLocalizedPath } from '../i18n/use-localized-path.ts';
 import { useAppDispatch, useAppSelector } from '../store/hooks.ts';
 import { type FilterCondition, type Layout, setDefaultFilters, setDefaultShows } from '../store/layouts-slice.ts';
 import { getAll, type ResourceArea, type Row, rowsChanged, rowsRemoved } from '../store/resource-slices.ts';
-import { can, canExport, genericallyOffered } from './access.ts';
+import { can, canExport, canImport, genericallyOffered } from './access.ts';
 import { useFieldLabel } from './cell-value.tsx';
 import { ColumnChooser } from './column-chooser.tsx';
 import { type Column, columnsOf, listParams } from './columns.ts';
@@ -21,6 +21,7 @@ import { ConfirmDelete } from './confirm-delete.tsx';
 import { useEntity } from './custom-fields.ts';
 import { ExportMenu } from './export-menu.tsx';
 import { ValueInput } from './filter-inputs.tsx';
+import { ImportButton } from './import-modal.tsx';
 import { ListFilters } from './list-filters.tsx';
 import { ListGrid } from './list-grid.tsx';
 import {
@@ -204,6 +205,7 @@ function LoadedListPage({ resource, rootPath, createLabel, toolbar, header, rowA
   const mayBulkEdit = mayUpdate && genericallyOffered(resource, 'update');
   const mayDelete = can(user, resource, 'delete');
   const mayExport = canExport(user, resource);
+  const mayImport = canImport(user, resource);
   // What Export writes: the columns shown (references by name), with the list's filters, search and sort.
   const exportParams = useMemo(
     (): [string, string][] => [
@@ -337,6 +339,7 @@ function LoadedListPage({ resource, rootPath, createLabel, toolbar, header, rowA
         <Group gap="xs">
           <ListViews rootPath={rootPath} view={view} current={current} defaultShows={entity.list.defaultShows} />
           <ColumnChooser entity={entity} shows={view.shows} onChange={(shows) => change({ shows })} />
+          {mayImport ? <ImportButton resource={resource} onImported={() => void load()} /> : null}
           {mayExport ? <ExportMenu resource={resource} params={exportParams} /> : null}
           {mayCreate ? (
             <Button component={Link} to={createHref} size="xs" leftSection={<IconPlus size={14} aria-hidden />}>

@@ -1,0 +1,149 @@
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signInWithPermissions } from '../testing/accounts.ts';
+import { adminClient, type Factories, factories, unique } from '../testing/factories.ts';
+import { startTestServer, type TestServer } from '../testing/test-server.ts';
+
+/**
+ * `POST /api/v1/{resource}/import`: rows of a CSV or XLSX file become records,
+ * all of them or none, with each bad row named.
+ */
+let server: TestServer;
+let make: Factories;
+
+beforeAll(async () => {
+  server = await startTestServer({ MAX_UPLOAD_BYTES: String(64 * 1024) });
+  make = factories(adminClient(server));
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+interface Answer {
+  status: number;
+  body: { created?: number; ignoredColumns?: string[]; error?: { message: string; fields?: Record<string, string> } };
+}
+
+async function importFile(resource: string, name: string, bytes: Uint8Array | string, token?: string): Promise<Answer> {
+  const form = new FormData();
+  form.append('file', new Blob([bytes]), name);
+  const answer = await server.fetch(`/api/v1/${resource}/import`, {
+    method: 'POST',
+    body: form,
+    ...(token ? { headers: { authorization: `Bearer ${token}` } } : {}),
+  });
+  return { status: answer.status, body: (await answer.json()) as Answer['body'] };
+}
+
+async function companiesIn(city: string): Promise<Record<string, unknown>[]> {
+  const answer = await server.fetch(
+    `/api/v1/companies?filter[city][eq]=${encodeURIComponent(city)}&sort=name&join=hqCountry(name),owner(fullName)`,
+  );
+  return ((await answer.json()) as { data: Record<string, unknown>[] }).data;
+}
+
+describe('import', () => {
+  it('creates a record per row: headings by label or name, references by name, money, lists, custom fields', async () => {
+    const definition = await server.fetch('/api/v1/custom-data', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        entity: 'companies',
+        name: 'Deal source',
+        type: 'select',
+        options: ['Referral', 'Inbound'],
+      }),
+    });
+    const { key } = (await definition.json()) as { key: string };
+    const city = unique('Importville');
+    const csv = [
+      'Name,HQ country,City,Revenue,Revenue currency,tags,Deal source,Created,Notes to self',
+      `"Acme, Inc.",France,${city},2500000,eur,AI; Robotics,Referral,2020-01-01,ignore me`,
+      `Globex,united states,${city},,,,Inbound,,`,
+      ',,,,,,,,',
+    ].join('\n');
+    const answer = await importFile('companies', 'companies.csv', `\uFEFF${csv}`);
+    expect(answer).toEqual({ status: 201, body: { created: 2, ignoredColumns: ['Created', 'Notes to self'] } });
+    expect(await companiesIn(city)).toMatchObject([
+      {
+        name: 'Acme, Inc.',
+        hqCountry: { name: 'France' },
+        revenue: { amount: 2500000, currency: 'EUR' },
+        tags: ['AI', 'Robotics'],
+        [key]: 'Referral',
+      },
+      { name: 'Globex', hqCountry: { name: 'United States' }, revenue: null, tags: [], [key]: 'Inbound' },
+    ]);
+  });
+
+  it('imports nothing when any row is wrong, and names each bad row and field', async () => {
+    const firm = await make.firm({ name: unique('Twin Firm') });
+    await make.firm({ name: String(firm.name) });
+    const csv = [
+      'First name,Last name,Email,Firm',
+      'Ada,Lovelace,ada-import@example.com,',
+      ',Nameless,not-an-email,',
+      `Grace,Hopper,grace-import@example.com,${String(firm.name)}`,
+      'Alan,Turing,alan-import@example.com,No Such Firm',
+    ].join('\n');
+    const answer = await importFile('contacts', 'contacts.csv', csv);
+    expect(answer.status).toBe(400);
+    expect(answer.body.error?.message).toBe(
+      '3 of 4 rows cannot be imported; nothing was imported. Each error names its row and field.',
+    );
+    expect(answer.body.error?.fields).toEqual({
+      '3.firstName': 'Required',
+      '3.email': 'Expected an email address',
+      '4.firmId': `More than one firm is named ${String(firm.name)}`,
+      '5.firmId': 'No firm named No Such Firm',
+    });
+    const ada = await server.fetch('/api/v1/contacts?filter[email][eq]=ada-import@example.com');
+    expect(((await ada.json()) as { total: number }).total).toBe(0);
+  });
+
+  it('reads the first sheet of an XLSX workbook, dates and numbers as cells', async () => {
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('Deals');
+    const name = unique('Imported deal');
+    sheet.addRow(['Name', 'Stage', 'Amount', 'Amount currency', 'Expected close date']);
+    sheet.addRow([name, 'Sourced', 1500000, 'USD', new Date(Date.UTC(2027, 2, 31))]);
+    const bytes = new Uint8Array(await workbook.xlsx.writeBuffer());
+    const answer = await importFile('deals', 'deals.xlsx', bytes);
+    expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+    const found = await server.fetch(`/api/v1/deals?filter[name][eq]=${encodeURIComponent(name)}`);
+    expect(((await found.json()) as { data: unknown[] }).data).toMatchObject([
+      { name, stage: 'Sourced', amount: { amount: 1500000, currency: 'USD' }, expectedCloseDate: '2027-03-31' },
+    ]);
+  });
+
+  it('takes back what an export wrote', async () => {
+    const city = unique('Roundtrip');
+    await make.company({ name: 'Round One', city, revenue: { amount: 10, currency: 'USD' }, tags: ['x', 'y'] });
+    const exported = await server.fetch(
+      `/api/v1/companies/export?select=name,city,revenue,tags&filter[city][eq]=${encodeURIComponent(city)}`,
+    );
+    const text = (await exported.text()).replace(city, `${city} again`);
+    expect(await importFile('companies', 'again.csv', text)).toMatchObject({ status: 201, body: { created: 1 } });
+    expect(await companiesIn(`${city} again`)).toMatchObject([
+      { name: 'Round One', revenue: { amount: 10, currency: 'USD' }, tags: ['x', 'y'] },
+    ]);
+  });
+
+  it('refuses without the import right, other file types, files too large and files without rows', async () => {
+    const reader = await signInWithPermissions(server, ['companies:read', 'companies:create']);
+    const refused = await importFile('companies', 'a.csv', 'Name\nAcme', reader.token);
+    expect(refused.status).toBe(403);
+    expect(refused.body.error?.message).toContain('companies:import');
+    expect((await importFile('companies', 'a.pdf', '%PDF')).status).toBe(415);
+    expect((await importFile('companies', 'a.xlsx', 'not a workbook')).body.error?.fields).toEqual({
+      file: 'This is not an Excel workbook (XLSX)',
+    });
+    expect((await importFile('companies', 'big.csv', `Name\n${'x'.repeat(70 * 1024)}`)).status).toBe(413);
+    expect((await importFile('companies', 'empty.csv', 'Name\n')).body.error?.fields).toEqual({
+      file: 'The file has no rows under its heading row',
+    });
+    expect((await importFile('companies', 'odd.csv', 'Colour\nred')).body.error?.fields).toEqual({
+      file: 'No column heading names a field of these records',
+    });
+  });
+});

@@ -1,0 +1,63 @@
+import { isPermissionResource } from '@data-platform/shared/entities/access';
+import { operationsOf } from '@data-platform/shared/entities/entity';
+import { entityList } from '@data-platform/shared/entities/registry';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Config } from '../config.ts';
+import { currentDescription } from '../crud/custom-fields.ts';
+import type { Database } from '../db/client.ts';
+import { AppError, errorBodySchema } from '../http/errors.ts';
+import { importRows, MAX_IMPORT_ROWS, readTable } from '../io/import.ts';
+
+/**
+ * `POST /api/v1/{resource}/import`: a CSV or XLSX file (multipart, one part
+ * named `file`) of new records, all created or none. Needs the multipart
+ * parser the file routes register.
+ */
+export function registerImportRoutes(app: FastifyInstance, database: Database, config: Config): void {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  for (const entity of entityList) {
+    if (!isPermissionResource(entity.name) || !operationsOf(entity).includes('create')) continue;
+    for (const segment of [entity.name, ...(entity.pathAlias ? [entity.pathAlias] : [])]) {
+      api.post(`/api/v1/${segment}/import`, {
+        config: { access: { resource: entity.name, action: 'create' }, permission: `${entity.name}:import` },
+        schema: {
+          tags: [entity.labelPlural],
+          summary: `Import ${entity.labelPlural.toLowerCase()} from CSV or XLSX`,
+          description: `multipart/form-data with one part named \`file\` (.csv or .xlsx, at most ${config.maxUploadBytes} bytes and ${MAX_IMPORT_ROWS} rows). The first row names the columns by field label (as an export writes them) or field name; references are given by name, money by an amount column and a "<label> currency" column, lists as \`a; b\`. Every row is checked first: any error answers 400 with \`fields\` keyed \`<row>.<field>\` and nothing is written; otherwise all rows are created in one transaction.`,
+          consumes: ['multipart/form-data'],
+          response: {
+            201: z.object({ created: z.number(), ignoredColumns: z.array(z.string()) }),
+            400: errorBodySchema,
+            403: errorBodySchema,
+            413: errorBodySchema,
+            415: errorBodySchema,
+          },
+        },
+        handler: async (request, reply) => {
+          if (!request.isMultipart()) {
+            throw new AppError(415, 'unsupported_media_type', 'Send the file as multipart/form-data', {
+              file: 'Required',
+            });
+          }
+          const part = await request.file();
+          if (part?.fieldname !== 'file') {
+            throw new AppError(400, 'validation_failed', 'Send one part named file', { file: 'Required' });
+          }
+          const bytes = await part.toBuffer().catch((error: unknown) => {
+            if (part.file.truncated || (error as { statusCode?: number }).statusCode === 413) {
+              throw new AppError(413, 'too_large', `The file is larger than ${config.maxUploadBytes} bytes`, {
+                file: 'Too large',
+              });
+            }
+            throw error;
+          });
+          const described = await currentDescription(database, entity);
+          const outcome = await importRows(database, described, await readTable(bytes, part.filename), request.actor);
+          return reply.code(201).send(outcome);
+        },
+      });
+    }
+  }
+}

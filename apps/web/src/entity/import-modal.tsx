@@ -1,0 +1,136 @@
+import { Alert, Button, FileInput, Modal, Stack, Table, Text } from '@mantine/core';
+import { IconUpload } from '@tabler/icons-react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { toast } from 'react-toastify';
+import { useAppSelector } from '../store/hooks.ts';
+import { useFieldLabel } from './cell-value.tsx';
+import { FormButtons } from './form-buttons.tsx';
+
+interface Refusal {
+  message: string;
+  /** `<row>.<field>` → what is wrong, or `file` → what is wrong with the file. */
+  fields: Record<string, string>;
+}
+
+/**
+ * Import: a CSV or XLSX file of new records, as an export writes them. The
+ * server checks every row first and imports all or none; a refusal lists each
+ * row and field to mend.
+ */
+export function ImportButton({ resource, onImported }: { resource: string; onImported: () => void }) {
+  const { t } = useTranslation();
+  const token = useAppSelector((state) => state.auth.token);
+  const label = useFieldLabel(resource);
+  const [opened, setOpened] = useState(false);
+  const [file, setFile] = useState<File | null>(null);
+  const [working, setWorking] = useState(false);
+  const [refusal, setRefusal] = useState<Refusal | null>(null);
+
+  const close = () => {
+    if (working) return;
+    setOpened(false);
+    setFile(null);
+    setRefusal(null);
+  };
+
+  const upload = async () => {
+    if (!file) return;
+    setWorking(true);
+    setRefusal(null);
+    try {
+      const form = new FormData();
+      form.append('file', file, file.name);
+      const response = await fetch(`/api/v1/${resource}/import`, {
+        method: 'POST',
+        body: form,
+        headers: token ? { authorization: `Bearer ${token}` } : {},
+      });
+      const body = (await response.json().catch(() => ({}))) as {
+        created?: number;
+        error?: { message?: string; fields?: Record<string, string> };
+      };
+      if (response.ok) {
+        toast.success(t('import.done', { count: body.created ?? 0 }));
+        setWorking(false);
+        close();
+        onImported();
+        return;
+      }
+      setRefusal({ message: body.error?.message ?? t('import.failed'), fields: body.error?.fields ?? {} });
+    } catch {
+      setRefusal({ message: t('import.failed'), fields: {} });
+    } finally {
+      setWorking(false);
+    }
+  };
+
+  const rows = Object.entries(refusal?.fields ?? {});
+  return (
+    <>
+      <Button
+        size="xs"
+        variant="default"
+        leftSection={<IconUpload size={14} aria-hidden />}
+        onClick={() => setOpened(true)}
+      >
+        {t('actions.import')}
+      </Button>
+      <Modal
+        opened={opened}
+        onClose={close}
+        title={t('import.title')}
+        size="lg"
+        closeButtonProps={{ 'aria-label': t('actions.close') }}
+      >
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            void upload();
+          }}
+        >
+          <Stack>
+            <Text size="sm">{t('import.hint')}</Text>
+            <FileInput
+              label={t('import.file')}
+              accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+              value={file}
+              onChange={setFile}
+              clearable
+              clearButtonProps={{ 'aria-label': t('import.clearFile') }}
+              required
+            />
+            {refusal ? (
+              <Alert color="red" role="alert" title={refusal.message}>
+                {rows.length > 0 ? (
+                  <Table data-testid="import-errors">
+                    <Table.Thead>
+                      <Table.Tr>
+                        <Table.Th scope="col">{t('import.row')}</Table.Th>
+                        <Table.Th scope="col">{t('import.field')}</Table.Th>
+                        <Table.Th scope="col">{t('import.problem')}</Table.Th>
+                      </Table.Tr>
+                    </Table.Thead>
+                    <Table.Tbody>
+                      {rows.map(([where, message]) => {
+                        const [row, field] = where.includes('.') ? where.split('.', 2) : ['', where];
+                        return (
+                          <Table.Tr key={where}>
+                            <Table.Td>{row}</Table.Td>
+                            <Table.Td>{field === 'file' ? t('import.file') : label(field ?? '')}</Table.Td>
+                            <Table.Td>{message}</Table.Td>
+                          </Table.Tr>
+                        );
+                      })}
+                    </Table.Tbody>
+                  </Table>
+                ) : null}
+              </Alert>
+            ) : null}
+            <FormButtons submitLabel={t('actions.import')} onCancel={close} working={working} disabled={!file} />
+          </Stack>
+        </form>
+      </Modal>
+    </>
+  );
+}
