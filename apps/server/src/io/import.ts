@@ -99,7 +99,7 @@ const falsy = new Set(['false', 'no', 'n', '0', 'non']);
 const numberTypes = new Set(['integer', 'year', 'decimal', 'percent', 'amount']);
 
 /** A cell as the API's value of its field; what cannot be read is passed on for the schema to name. */
-function valueOf(field: FieldDescription, cell: Cell): unknown {
+function cellValue(field: FieldDescription, cell: Cell): unknown {
   if (cell === null || (typeof cell === 'string' && cell.trim() === '')) return undefined;
   const text = String(cell).trim();
   if (arrayTypes.has(field.type)) {
@@ -201,11 +201,11 @@ export async function importRows(
       if (!target) return;
       const cell = cells[i] ?? null;
       if (target.part === 'currency') {
-        const currency = valueOf({ type: 'currency', label: '' }, cell);
+        const currency = cellValue({ type: 'currency', label: '' }, cell);
         if (currency !== undefined) body[target.name] = { ...(body[target.name] as object), currency };
         return;
       }
-      let value = valueOf(target.field, cell);
+      let value = cellValue(target.field, cell);
       if (value !== undefined && target.field.type === 'reference' && target.field.to) {
         const label = findEntity(target.field.to)?.label.toLowerCase() ?? target.field.to;
         const id = ids.get(target.field.to)?.get(String(value).toLowerCase());
