@@ -63,6 +63,8 @@ export interface AxeViolation {
 
 /** Runs axe-core (WCAG 2 A and AA rules) in the page; answers the serious and critical violations. */
 export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
+  // The splash covers a page that loads again (page.goto) while its name fades in: judge what is under it.
+  await splashGone(page);
   // A dialog still fading in has the colours of half its opacity: judge it once it has arrived.
   // (Its transition may not have started yet when it is already in the page, so no animation says so.)
   // Only a dialog's own animations count, and a toast's entrance (a toast bouncing in has the colours of
