@@ -18,7 +18,8 @@ import { importRows, MAX_IMPORT_ROWS, readTable } from '../io/import.ts';
 export function registerImportRoutes(app: FastifyInstance, database: Database, config: Config): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   for (const entity of entityList) {
-    if (!isPermissionResource(entity.name) || !operationsOf(entity).includes('create')) continue;
+    // Files are rows over stored bytes: a spreadsheet row cannot bring them.
+    if (!isPermissionResource(entity.name) || !operationsOf(entity).includes('create') || entity.storesBytes) continue;
     for (const segment of [entity.name, ...(entity.pathAlias ? [entity.pathAlias] : [])]) {
       api.post(`/api/v1/${segment}/import`, {
         config: { access: { resource: entity.name, action: 'create' }, permission: `${entity.name}:import` },
