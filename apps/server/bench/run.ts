@@ -15,6 +15,7 @@ import { companies } from '@data-platform/shared/entities/companies';
 import { entityFieldTypes } from '@data-platform/shared/entities/custom-fields';
 import autocannon, { type Request } from 'autocannon';
 import { sql } from 'drizzle-orm';
+import { pgArrayLiteral } from '../src/crud/sql-fragments.ts';
 import { benchAccount, benchTarget, ensureBenchAccount, ensureSeeded, openTarget } from './prepare.ts';
 
 const { values } = parseArgs({
@@ -378,14 +379,14 @@ async function ensureCustomField(database: Awaited<ReturnType<typeof openTarget>
   const name = 'Bench source';
   await database.rows(
     sql`insert into ${sql.identifier(entityFieldTypes.table)} (entity, name, type, options)
-      values (${companies.name}, ${name}, 'select', ${`{${CUSTOM_VALUES.join(',')}}`}::text[])
+      values (${companies.name}, ${name}, 'select', ${pgArrayLiteral(CUSTOM_VALUES)}::text[])
       on conflict (entity, name) do nothing`,
   );
   const [field] = await database.rows<{ key: string }>(
     sql`select key from ${sql.identifier(entityFieldTypes.table)} where entity = ${companies.name} and name = ${name}`,
   );
   if (!field) throw new Error('The benchmark custom field is missing');
-  const values = `{${CUSTOM_VALUES.join(',')}}`;
+  const values = pgArrayLiteral(CUSTOM_VALUES);
   await database.rows(
     sql`update ${sql.identifier(companies.table)}
       set custom = custom || jsonb_build_object(${field.key}::text, (${values}::text[])[1 + id % ${CUSTOM_VALUES.length}])

@@ -7,6 +7,7 @@ import { sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import type { Actor } from '../auth/actor.ts';
 import { createRecord } from '../crud/records.ts';
+import { pgArrayLiteral } from '../crud/sql-fragments.ts';
 import type { Database } from '../db/client.ts';
 import { columnName } from '../db/columns.ts';
 import { AppError, invalid } from '../http/errors.ts';
@@ -137,7 +138,7 @@ async function referenceIds(
   const display = sql.identifier(columnName(target.display));
   const rows = await database.rows<{ id: number; name: string }>(
     sql`select id::int as id, lower(${display}::text) as name from ${sql.identifier(target.table)}
-      where lower(${display}::text) = any(${`{${lowered.map((n) => `"${n.replace(/["\\]/g, (c) => `\\${c}`)}"`).join(',')}}`}::text[])`,
+      where lower(${display}::text) = any(${pgArrayLiteral(lowered)}::text[])`,
   );
   for (const row of rows) found.set(row.name, found.has(row.name) ? 'ambiguous' : row.id);
   return found;

@@ -3,6 +3,7 @@ import { customFieldGroups, entityFieldTypes } from '@data-platform/shared/entit
 import { deals } from '@data-platform/shared/entities/deals';
 import { users } from '@data-platform/shared/entities/users';
 import { sql } from 'drizzle-orm';
+import { pgArrayLiteral } from '../crud/sql-fragments.ts';
 import type { Database } from '../db/client.ts';
 import { tablesWithRows } from './tables.ts';
 
@@ -48,7 +49,7 @@ async function addDemoCustomFields(database: Database): Promise<void> {
   const define = async (entity: string, name: string, type: string, options: string[], position: number) => {
     const [field] = await database.rows<{ key: string }>(
       sql`insert into ${sql.identifier(entityFieldTypes.table)} (entity, name, type, options, group_id, position)
-        values (${entity}, ${name}, ${type}, ${`{${options.join(',')}}`}::text[],
+        values (${entity}, ${name}, ${type}, ${pgArrayLiteral(options)}::text[],
           ${entity === companies.name ? (group?.id ?? null) : null}, ${position})
         returning key`,
     );
@@ -59,13 +60,13 @@ async function addDemoCustomFields(database: Database): Promise<void> {
   const nextStep = await define(deals.name, 'Next step', 'text', [], 1);
   await database.rows(
     sql`update ${sql.identifier(companies.table)} set custom = jsonb_build_object(
-        ${source}::text, (${`{${sources.join(',')}}`}::text[])[1 + id % ${sources.length}],
+        ${source}::text, (${pgArrayLiteral(sources)}::text[])[1 + id % ${sources.length}],
         ${firstMet}::text, to_jsonb(date '2024-01-01' + (id * 37 % 700)::int))
       where id % 5 <> 0`,
   );
   await database.rows(
     sql`update ${sql.identifier(deals.table)}
-      set custom = jsonb_build_object(${nextStep}::text, (${`{${nextSteps.join(',')}}`}::text[])[1 + id % ${nextSteps.length}])
+      set custom = jsonb_build_object(${nextStep}::text, (${pgArrayLiteral(nextSteps)}::text[])[1 + id % ${nextSteps.length}])
       where id % 5 <> 0`,
   );
 }

@@ -1,5 +1,6 @@
 // Types only from field-types: its value exports bring zod, and this file is in the web app's first bundle.
 import type { FieldDescription } from '../fields/field-types.ts';
+import { nameField } from './common-fields.ts';
 import { defineEntity, type EntityDescription } from './entity.ts';
 
 /** The records a team can add its own fields to. */
@@ -54,15 +55,8 @@ const entityField = {
   sortable: true,
 } as const satisfies FieldDescription;
 
-const nameField = {
-  type: 'text',
-  label: 'Name',
-  required: true,
-  searchable: true,
-  sortable: true,
-  filterable: true,
-  maxLength: 100,
-} as const satisfies FieldDescription;
+/** A name as records have one, shorter: it heads a column and a form field. */
+const shortName = { ...nameField, maxLength: 100 } as const satisfies FieldDescription;
 
 const positionField = {
   type: 'integer',
@@ -84,7 +78,7 @@ export const customFieldGroups = defineEntity({
   access: manage,
   fields: {
     entity: entityField,
-    name: nameField,
+    name: shortName,
     position: positionField,
   },
   relations: { fields: { kind: 'hasMany', to: 'entityFieldTypes', foreignKey: 'groupId' } },
@@ -109,7 +103,7 @@ export const entityFieldTypes = defineEntity({
   access: manage,
   fields: {
     entity: entityField,
-    name: nameField,
+    name: shortName,
     // From the id, so that renaming a field never breaks a saved view, a filter or an API client.
     key: { type: 'text', label: 'Key', generated: "'cf' || id", filterable: true, importable: false },
     type: {
