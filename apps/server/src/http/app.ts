@@ -24,18 +24,25 @@ import { registerSummaryRoutes } from '../routes/summaries.ts';
 import { registerUserRoutes } from '../routes/users.ts';
 import { installAuth } from './auth.ts';
 import { AppError, installErrorHandler } from './errors.ts';
+import { requestLogFields } from './log-redaction.ts';
 
 export interface AppOptions {
   config: Config;
   database: Database;
-  /** pino options or false; tests pass false. */
-  logger?: boolean | { level: string };
+  /** pino options or false; tests pass false (or a stream to read the log). */
+  logger?: boolean | { level: string; stream?: NodeJS.WritableStream };
 }
 
 /** Builds the HTTP application: API, OpenAPI document and reference, and the web build when present. */
 export async function buildApp({ config, database, logger }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: logger ?? { level: config.logLevel },
+    logger:
+      logger === false
+        ? false
+        : {
+            ...(typeof logger === 'object' ? logger : { level: config.logLevel }),
+            serializers: { req: requestLogFields },
+          },
     bodyLimit: config.maxBodyBytes,
     routerOptions: { maxParamLength: 200 },
     genReqId: () => crypto.randomUUID(),
