@@ -142,6 +142,21 @@ export async function getRecord(
 const allSelection = { join: [] };
 
 /**
+ * The JSON text of a written row, checked inside the write's transaction: a
+ * row the database cannot turn into one JSON object then rolls the write back
+ * instead of answering 500 after it was committed (a client retrying would
+ * write it twice).
+ */
+function writtenRow(found: { row: string } | undefined): string | undefined {
+  if (!found) return undefined;
+  const parsed: unknown = JSON.parse(found.row);
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new Error('A written row did not read back as one JSON object');
+  }
+  return found.row;
+}
+
+/**
  * The column assignments of a write: each field's columns, and the custom
  * fields together as one `custom` column (merged into the row's on update).
  */
@@ -211,7 +226,7 @@ export async function createRecord(
       )}) returning ${selectionSql(entity, allSelection)}::text as row`,
       tx,
     );
-    return (row as { row: string }).row;
+    return writtenRow(row) as string;
   };
   return executor ? insert(executor) : database.db.transaction((tx) => insert(tx));
 }
@@ -237,26 +252,30 @@ export async function updateRecord(
     ['updated_at', sql`now()`],
     ['updated_by_id', sql`${actor.userId}`],
   );
-  const [row] = await database.rows<{ row: string }>(
-    sql`update ${sql.identifier(entity.table)} as t set ${sql.join(
-      assignments.map(([c, v]) => sql`${sql.identifier(c)} = ${v}`),
-      sql`, `,
-    )} where t.id = ${id} and t.version = ${version}
-    returning ${selectionSql(entity, allSelection)}::text as row`,
-    executor,
-  );
-  if (row) return row.row;
-  const [current] = await database.rows<{ version: number }>(
-    sql`select version from ${sql.identifier(entity.table)} where id = ${id}`,
-    executor,
-  );
-  if (!current) throw notFound(`${entity.label} ${id}`);
-  throw new AppError(
-    412,
-    'stale_version',
-    `${entity.label} ${id} was changed by someone else (now version ${current.version}); reload it and apply your change again`,
-    { version: `Current version is ${current.version}` },
-  );
+  const update = async (tx: Executor) => {
+    const [row] = await database.rows<{ row: string }>(
+      sql`update ${sql.identifier(entity.table)} as t set ${sql.join(
+        assignments.map(([c, v]) => sql`${sql.identifier(c)} = ${v}`),
+        sql`, `,
+      )} where t.id = ${id} and t.version = ${version}
+      returning ${selectionSql(entity, allSelection)}::text as row`,
+      tx,
+    );
+    const written = writtenRow(row);
+    if (written) return written;
+    const [current] = await database.rows<{ version: number }>(
+      sql`select version from ${sql.identifier(entity.table)} where id = ${id}`,
+      tx,
+    );
+    if (!current) throw notFound(`${entity.label} ${id}`);
+    throw new AppError(
+      412,
+      'stale_version',
+      `${entity.label} ${id} was changed by someone else (now version ${current.version}); reload it and apply your change again`,
+      { version: `Current version is ${current.version}` },
+    );
+  };
+  return executor ? update(executor) : database.db.transaction((tx) => update(tx));
 }
 
 const attachmentEntities = entityList.filter((e) => e.attachedTo);

@@ -65,7 +65,11 @@ export function jsonValueExpr(alias: string, name: string, field: FieldDescripti
 /** Postgres limits a function to 100 arguments, so large rows are built in chunks joined with `||`. */
 const PAIRS_PER_CHUNK = 45;
 
-/** A jsonb object of the named fields of a row, plus extra named expressions. */
+/**
+ * A jsonb object of the named fields of a row, plus extra named expressions.
+ * Parenthesised, so that it stays one operand wherever it is put: a `::text`
+ * after `a || b` casts only `b`, and `jsonb || text` is text concatenation.
+ */
 export function rowJson(entity: EntityDescription, alias: string, names: string[], extra: [string, SQL][] = []): SQL {
   const pairs: SQL[] = names.map((name) => sql`${name}::text, ${jsonValueExpr(alias, name, fieldOf(entity, name))}`);
   for (const [key, expr] of extra) pairs.push(sql`${key}::text, ${expr}`);
@@ -73,7 +77,7 @@ export function rowJson(entity: EntityDescription, alias: string, names: string[
   for (let i = 0; i < pairs.length; i += PAIRS_PER_CHUNK) {
     chunks.push(sql`jsonb_build_object(${sql.join(pairs.slice(i, i + PAIRS_PER_CHUNK), sql`, `)})`);
   }
-  return chunks.length === 0 ? sql`'{}'::jsonb` : sql.join(chunks, sql` || `);
+  return chunks.length === 0 ? sql`'{}'::jsonb` : sql`(${sql.join(chunks, sql` || `)})`;
 }
 
 /** The Postgres type a list of filter values is cast to. */
@@ -133,7 +137,7 @@ export function customColumnWrite(values: [string, FieldDescription, unknown][],
     sql` || `,
   );
   const base = merge ? sql`${column('t', CUSTOM_COLUMN)} || ` : sql``;
-  return [CUSTOM_COLUMN, sql`jsonb_strip_nulls(${base}${object})`];
+  return [CUSTOM_COLUMN, sql`jsonb_strip_nulls(${base}(${object}))`];
 }
 
 /** The value of one field as a bound parameter for insert/update (money writes two columns). */
