@@ -75,6 +75,20 @@ function plain(value: unknown): Cell {
 }
 
 /**
+ * A spreadsheet program opening a CSV runs a cell that starts with `=`, `+`,
+ * `-` or `@` (also after spaces, and their full-width forms) as a formula,
+ * and a leading tab or carriage return can hide one: `=HYPERLINK(...)` or
+ * `+cmd|...` typed into a record would run on the computer of whoever opens
+ * the export. OWASP's advice: such text starts with a `'`, which shows it as
+ * text. Only text cells: a number is never a formula, and -5 stays -5.
+ */
+const formulaStart = /^(?:[\t\r]|\s*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20])/;
+
+export function csvSafe(cell: Cell): Cell {
+  return typeof cell === 'string' && formulaStart.test(cell) ? `'${cell}` : cell;
+}
+
+/**
  * Every row of a list, in its order, a keyset page at a time: the export
  * reads each matching row exactly once, however many there are and whatever
  * is written meanwhile behind the cursor.
@@ -108,10 +122,13 @@ export function exportStream(
   format: ExportFormat,
   columns: readonly ExportColumn[],
 ): Readable {
+  // XLSX cells are typed (a string is never a formula); a CSV cell is whatever its text looks like.
+  const written = format === 'csv' ? csvSafe : (cell: Cell) => cell;
   const cells = async function* () {
-    for await (const row of allRows(database, entity, query, scope)) yield columns.map((c) => c.cell(row));
+    for await (const row of allRows(database, entity, query, scope)) yield columns.map((c) => written(c.cell(row)));
   };
-  const headings = columns.map((c) => c.heading);
+  // A custom field's name heads a column: it is text someone typed too.
+  const headings = columns.map((c) => written(c.heading) as string);
   if (format === 'csv') {
     // A byte order mark, so that spreadsheet programs read the file as UTF-8.
     const csv = stringify({ header: true, columns: headings, bom: true, cast: { boolean: (b) => String(b) } });

@@ -106,6 +106,56 @@ describe('export', () => {
     expect((sheet.getRow(2).values as unknown[]).slice(2)).toEqual([name, 'Term sheet']);
   });
 
+  it('writes text that a spreadsheet would run as a formula as text in CSV, numbers as numbers, and XLSX as strings', async () => {
+    const definition = await server.fetch('/api/v1/custom-data', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ entity: 'companies', name: '=Score', type: 'decimal' }),
+    });
+    const { key } = (await definition.json()) as { key: string };
+    const city = unique('Formulaville');
+    const company = await make.company({
+      name: '=HYPERLINK("http://evil.example","Click")',
+      city,
+      description: '+cmd|\' /C calc\'!A0',
+      tags: ['@SUM(A1)', '-2+3', 'plain'],
+      revenue: { amount: -5, currency: 'USD' },
+      [key]: -5,
+    });
+    // Older rows and imports can hold text the API now trims: a tab or spaces before the formula.
+    await server.database.rows(
+      sql`update companies set linkedin_url = ${'\t=1+1'}, website = ${'  -1+1'} where id = ${company.id}`,
+    );
+    const select = `select=name,description,tags,revenue,linkedinUrl,website,${key}`;
+    const filter = `filter[city][eq]=${encodeURIComponent(city)}`;
+    const csv = await exported(`/api/v1/companies/export?${select}&${filter}`);
+    expect(csv.rows).toEqual([
+      ['ID', 'Name', 'Description', 'Tags', 'Revenue', 'Revenue currency', 'LinkedIn URL', 'Website', "'=Score"],
+      [
+        String(company.id),
+        `'=HYPERLINK("http://evil.example","Click")`,
+        "'+cmd|' /C calc'!A0",
+        "'@SUM(A1); -2+3; plain",
+        '-5',
+        'USD',
+        "'\t=1+1",
+        "'  -1+1",
+        '-5',
+      ],
+    ]);
+    const answer = await server.fetch(`/api/v1/companies/export?format=xlsx&${select}&${filter}`);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(await answer.arrayBuffer());
+    const row = workbook.worksheets[0]?.getRow(2);
+    if (!row) throw new Error('No data row');
+    expect(row.getCell(2).type).toBe(ExcelJS.ValueType.String);
+    expect(row.getCell(2).value).toBe('=HYPERLINK("http://evil.example","Click")');
+    expect(row.getCell(7).value).toBe('\t=1+1');
+    expect(row.getCell(5).value).toBe(-5);
+    expect(row.getCell(9).value).toBe(-5);
+    row.eachCell((cell) => expect(cell.formula).toBeUndefined());
+  });
+
   it('needs the export permission of the records, and refuses bad list parameters and formats with 400', async () => {
     const reader = await signInWithPermissions(server, ['companies:read']);
     const refused = await server.fetch('/api/v1/companies/export', {
