@@ -117,7 +117,7 @@ describe('export', () => {
     const company = await make.company({
       name: '=HYPERLINK("http://evil.example","Click")',
       city,
-      description: '+cmd|\' /C calc\'!A0',
+      description: "+cmd|' /C calc'!A0",
       tags: ['@SUM(A1)', '-2+3', 'plain'],
       revenue: { amount: -5, currency: 'USD' },
       [key]: -5,
