@@ -21,6 +21,7 @@ import {
   orderSignature,
   selectionSql,
 } from './list-compiler.ts';
+import { unreadableReferences } from './reference-access.ts';
 import { column, customColumnWrite, fieldOf, pgArrayLiteral, writeColumns } from './sql-fragments.ts';
 
 /** Lists count exactly up to this many rows; above it they answer the planner's estimate. */
@@ -176,25 +177,81 @@ function assignmentsOf(entity: EntityDescription, values: Record<string, unknown
   return assignments;
 }
 
-/** Checks that a row attached to a record (note, file) names a record that exists and the actor may read, and locks it. */
-async function checkAttachmentTarget(
+/**
+ * 403 before the database is asked, when a write points a reference at a
+ * record type the actor may not read: the answer to `firmId: 7` (saved, or
+ * "no firm 7") would tell them which firms exist. Clearing one (null) tells nothing.
+ */
+function assertReferencesReadable(actor: Actor, entity: EntityDescription, values: Record<string, unknown>) {
+  const set = Object.keys(values).filter((name) => values[name] !== null && values[name] !== undefined);
+  const refused = Object.entries(unreadableReferences(actor, entity, set));
+  if (refused.length === 0) return;
+  const missing = [...new Set(refused.flatMap(([, permissions]) => permissions))];
+  throw new AppError(
+    403,
+    'forbidden',
+    `Your role does not allow this: setting ${refused.map(([name]) => name).join(', ')} needs ${missing.join(', ')}`,
+    Object.fromEntries(refused.map(([name, permissions]) => [name, `Needs ${permissions.join(', ')}`])),
+  );
+}
+
+/**
+ * Checks that the rows attached to records (notes, files) name records that
+ * exist and the actor may read, and locks those records.
+ */
+async function checkAttachmentTargets(
   database: Database,
   entity: EntityDescription,
-  values: Record<string, unknown>,
+  rows: readonly Record<string, unknown>[],
   actor: Actor,
   executor: Executor,
 ) {
   if (!entity.attachedTo) return;
   const { entityField, idField } = entity.attachedTo;
-  const target = findEntity(String(values[entityField]));
-  if (!target) throw invalid({ [entityField]: 'Unknown record type' });
-  const missing = missingPermissions(actor, requiredPermissions(target, 'read'));
-  if (missing.length > 0) throw forbidden(missing);
-  const found = await database.rows(
-    sql`select 1 from ${sql.identifier(target.table)} where id = ${values[idField] as number} for key share`,
-    executor,
-  );
-  if (found.length === 0) throw invalid({ [idField]: `No ${target.label.toLowerCase()} with id ${values[idField]}` });
+  const idsByTarget = new Map<string, Set<number>>();
+  for (const values of rows) {
+    const name = String(values[entityField]);
+    idsByTarget.set(name, (idsByTarget.get(name) ?? new Set()).add(values[idField] as number));
+  }
+  for (const [name, ids] of idsByTarget) {
+    const target = findEntity(name);
+    if (!target) throw invalid({ [entityField]: 'Unknown record type' });
+    const missing = missingPermissions(actor, requiredPermissions(target, 'read'));
+    if (missing.length > 0) throw forbidden(missing);
+    const found = await database.rows<{ id: number | string }>(
+      sql`select id from ${sql.identifier(target.table)}
+        where id = any(${pgArrayLiteral([...ids])}::bigint[]) for key share`,
+      executor,
+    );
+    const present = new Set(found.map((row) => Number(row.id)));
+    const absent = [...ids].find((id) => !present.has(id));
+    if (absent !== undefined) throw invalid({ [idField]: `No ${target.label.toLowerCase()} with id ${absent}` });
+  }
+}
+
+/** The column assignments of a new row: its values, and on records who wrote it. */
+function insertAssignments(entity: EntityDescription, values: Record<string, unknown>, actor: Actor): [string, SQL][] {
+  const assignments = assignmentsOf(entity, values, false);
+  if (entity.kind !== 'reference') {
+    assignments.push(['created_by_id', sql`${actor.userId}`], ['updated_by_id', sql`${actor.userId}`]);
+  }
+  return assignments;
+}
+
+/** `insert into <table> (...) values (...), (...)`: a column some row does not set takes its default there. */
+function insertSql(entity: EntityDescription, rows: [string, SQL][][]): SQL {
+  const columns = [...new Set(rows.flatMap((row) => row.map(([name]) => name)))];
+  const tuples = rows.map((row) => {
+    const values = new Map(row);
+    return sql`(${sql.join(
+      columns.map((name) => values.get(name) ?? sql`default`),
+      sql`, `,
+    )})`;
+  });
+  return sql`insert into ${sql.identifier(entity.table)} as t (${sql.join(
+    columns.map((name) => sql.identifier(name)),
+    sql`, `,
+  )}) values ${sql.join(tuples, sql`, `)}`;
 }
 
 /**
@@ -209,26 +266,43 @@ export async function createRecord(
   serverValues: Record<string, unknown> = {},
   executor?: Executor,
 ): Promise<string> {
+  assertReferencesReadable(actor, entity, validated);
   const values = { ...validated, ...serverValues };
-  const assignments = assignmentsOf(entity, values, false);
-  if (entity.kind !== 'reference') {
-    assignments.push(['created_by_id', sql`${actor.userId}`], ['updated_by_id', sql`${actor.userId}`]);
-  }
+  const assignments = insertAssignments(entity, values, actor);
   const insert = async (tx: Executor) => {
-    await checkAttachmentTarget(database, entity, values, actor, tx);
+    await checkAttachmentTargets(database, entity, [values], actor, tx);
     const [row] = await database.rows<{ row: string }>(
-      sql`insert into ${sql.identifier(entity.table)} as t (${sql.join(
-        assignments.map(([c]) => sql.identifier(c)),
-        sql`, `,
-      )}) values (${sql.join(
-        assignments.map(([, v]) => v),
-        sql`, `,
-      )}) returning ${selectionSql(entity, allSelection)}::text as row`,
+      sql`${insertSql(entity, [assignments])} returning ${selectionSql(entity, allSelection)}::text as row`,
       tx,
     );
     return writtenRow(row) as string;
   };
   return executor ? insert(executor) : database.db.transaction((tx) => insert(tx));
+}
+
+/** Parameters one statement may bind: the PostgreSQL protocol counts them in 16 bits. */
+const MAX_PARAMETERS = 65_535;
+
+/**
+ * Inserts many rows, each validated by `createSchema(entity)`, with as few
+ * multi-row statements as the parameter limit allows, in the caller's
+ * transaction: the same columns and values `createRecord` writes.
+ */
+export async function createRecords(
+  database: Database,
+  entity: EntityDescription,
+  validated: readonly Record<string, unknown>[],
+  actor: Actor,
+  executor: Executor,
+): Promise<void> {
+  await checkAttachmentTargets(database, entity, validated, actor, executor);
+  // A field binds at most two parameters (money: amount and currency; a custom field: its key and value), plus the writer twice.
+  const perRow = 2 * Object.keys(allFields(entity)).length + 2;
+  const batch = Math.max(1, Math.floor(MAX_PARAMETERS / perRow));
+  for (let i = 0; i < validated.length; i += batch) {
+    const rows = validated.slice(i, i + batch).map((values) => insertAssignments(entity, values, actor));
+    await database.rows(insertSql(entity, rows), executor);
+  }
 }
 
 /**
@@ -245,6 +319,7 @@ export async function updateRecord(
   actor: Actor,
   executor?: Executor,
 ): Promise<string> {
+  assertReferencesReadable(actor, entity, values);
   const assignments = assignmentsOf(entity, values, true);
   if (assignments.length === 0) throw invalid({ body: 'Send at least one field to change' }, 'Nothing to update');
   assignments.push(

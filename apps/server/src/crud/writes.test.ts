@@ -7,7 +7,16 @@ import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { columnName } from '../db/columns.ts';
-import { type ApiClient, adminClient, type Factories, factories, type Row } from '../testing/factories.ts';
+import { signInWithPermissions, withToken } from '../testing/accounts.ts';
+import {
+  type ApiClient,
+  adminClient,
+  errorOf,
+  type Factories,
+  factories,
+  type Row,
+  unique,
+} from '../testing/factories.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
 
 /** Create, update with versions (also concurrently), and delete with everything that hangs off a record. */
@@ -93,6 +102,45 @@ describe('create and update', () => {
     expect(updated.headers.get('etag')).toBe('"2"');
     const again = await api.patch(`/api/v1/companies/${company.id}`, { revenue: null }, 2);
     expect(again.body).toMatchObject({ revenue: null, version: 3 });
+  });
+});
+
+describe('references to what the writer may not read', () => {
+  it('setting one answers 403 naming the permission, whether the record exists or not; clearing one is allowed', async () => {
+    const firm = await make.firm();
+    const { token } = await signInWithPermissions(server, [
+      'contacts:read',
+      'contacts:create',
+      'contacts:update',
+      'funds:read',
+      'funds:create',
+    ]);
+    const writer = withToken(server.url, token);
+    const contact = { firstName: 'Grace', lastName: 'Hopper' };
+    for (const firmId of [firm.id, firm.id + 1_000_000]) {
+      for (const answer of [
+        await writer.post('/api/v1/contacts', { ...contact, firmId }),
+        await writer.post('/api/v1/funds', { name: unique('Fund'), currency: 'USD', firmId }),
+      ]) {
+        expect(answer.status, JSON.stringify(answer.body)).toBe(403);
+        expect(errorOf(answer)).toMatchObject({
+          code: 'forbidden',
+          message: expect.stringContaining('firms:read'),
+          fields: { firmId: expect.stringContaining('firms:read') },
+        });
+      }
+    }
+    const created = await writer.post('/api/v1/contacts', { ...contact, firmId: null });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const moved = await writer.patch(`/api/v1/contacts/${created.body.id}`, { firmId: firm.id }, 1);
+    expect(moved.status).toBe(403);
+    expect(errorOf(moved).message).toContain('firms:read');
+    const renamed = await writer.patch(`/api/v1/contacts/${created.body.id}`, { title: 'Admiral', firmId: null }, 1);
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+    const [stored] = await server.database.rows<{ n: number }>(
+      sql`select count(*)::int as n from contacts where last_name = 'Hopper' and firm_id is not null`,
+    );
+    expect(stored?.n).toBe(0);
   });
 });
 
