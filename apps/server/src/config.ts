@@ -23,6 +23,8 @@ const envSchema = z.object({
   SESSION_MAX_HOURS: z.coerce.number().int().positive().default(12),
   INVITATION_DAYS: z.coerce.number().int().positive().default(7),
   PASSWORD_RESET_MINUTES: z.coerce.number().int().positive().default(60),
+  SEED_DEMO: z.stringbool().default(true),
+  DATABASE_WAIT_SECONDS: z.coerce.number().int().min(0).default(30),
 });
 
 /** The web app's build, beside this package in the workspace. */
@@ -51,6 +53,10 @@ export interface Config {
   sessionMaxMs: number;
   invitationTtlMs: number;
   passwordResetTtlMs: number;
+  /** Load the demo dataset on the first start of an empty database. */
+  seedDemo: boolean;
+  /** PostgreSQL: how long a start waits for a database that cannot be reached yet. */
+  databaseWaitMs: number;
 }
 
 /** Reads the configuration from the environment; a bad value stops the start with its name. */
@@ -79,5 +85,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     sessionMaxMs: e.SESSION_MAX_HOURS * 3_600_000,
     invitationTtlMs: e.INVITATION_DAYS * 86_400_000,
     passwordResetTtlMs: e.PASSWORD_RESET_MINUTES * 60_000,
+    seedDemo: e.SEED_DEMO,
+    databaseWaitMs: e.DATABASE_WAIT_SECONDS * 1000,
   };
 }

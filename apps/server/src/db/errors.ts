@@ -27,16 +27,77 @@ const checksByName = new Map(
   entityList.flatMap((entity) => (entity.checks ?? []).map((rule) => [rule.name, rule] as const)),
 );
 
-/** Drizzle wraps driver errors; the Postgres one is somewhere down the cause chain. */
-function pgErrorOf(error: unknown): PgError | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && current; depth++) {
-    const candidate = current as Partial<PgError> & { cause?: unknown };
-    if (typeof candidate.code === 'string' && /^[0-9A-Z]{5}$/.test(candidate.code)) return candidate as PgError;
-    current = candidate.cause;
+/**
+ * An error and what it wraps: Drizzle wraps driver errors in `cause`, and a
+ * connection to a host with several addresses fails with an AggregateError.
+ */
+function errorChain(error: unknown): Array<{ code?: unknown; message?: unknown }> {
+  const chain: Array<{ code?: unknown; message?: unknown }> = [];
+  const queue = [error];
+  while (queue.length > 0 && chain.length < 10) {
+    const current = queue.shift();
+    if (!current || typeof current !== 'object') continue;
+    chain.push(current);
+    queue.push((current as { cause?: unknown }).cause);
+    if (current instanceof AggregateError) queue.push(...current.errors);
   }
-  return undefined;
+  return chain;
 }
+
+function pgErrorOf(error: unknown): PgError | undefined {
+  return errorChain(error).find(
+    (candidate): candidate is PgError => typeof candidate.code === 'string' && /^[0-9A-Z]{5}$/.test(candidate.code),
+  );
+}
+
+/** Seconds a client is asked to wait before trying again while the database cannot be reached. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+/** Socket errors of a connection to the database that could not be made or was cut. */
+const connectionErrnos = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+
+/**
+ * SQLSTATEs of a server that ended or refused the session: class 08
+ * (connection exception), 57P01-57P03 (terminated by an administrator, a
+ * crash, a server starting or stopping), 57P05 and 25P03 (an idle reaper),
+ * 53300 (no connection slot free).
+ */
+const connectionStates = /^(08...|57P0[1235]|25P03|53300)$/;
+
+/** node-postgres reports a lost or unobtainable connection as plain errors with these messages. */
+const connectionMessages =
+  /^(Connection terminated|Client has encountered a connection error|Client was closed and is not queryable|timeout exceeded when trying to connect)/;
+
+/**
+ * Whether an error means the database could not be reached or the connection
+ * was lost (a restart, a failover, pg_terminate_backend, an idle reaper)
+ * rather than anything about the request: worth trying again shortly.
+ */
+export function isConnectionError(error: unknown): boolean {
+  return errorChain(error).some(
+    ({ code, message }) =>
+      (typeof code === 'string' && (connectionErrnos.has(code) || connectionStates.test(code))) ||
+      (typeof message === 'string' && connectionMessages.test(message)),
+  );
+}
+
+const databaseUnavailable = () =>
+  new AppError(
+    503,
+    'database_unavailable',
+    'The database cannot be reached at the moment; try again in a few seconds',
+    undefined,
+    { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) },
+  );
 
 function fieldsOf(pg: PgError): string[] {
   const table = pg.table ? fieldsByColumn.get(pg.table) : undefined;
@@ -44,8 +105,12 @@ function fieldsOf(pg: PgError): string[] {
   return columns.map((c) => table?.get(c) ?? c);
 }
 
-/** Turns constraint violations into 400/409 answers that name the field. */
+/**
+ * Turns constraint violations into 400/409 answers that name the field, and a
+ * lost database into a 503 that asks to try again.
+ */
 export function mapDatabaseError(error: unknown): AppError | undefined {
+  if (isConnectionError(error)) return databaseUnavailable();
   const pg = pgErrorOf(error);
   if (!pg) return undefined;
   const fields = fieldsOf(pg);

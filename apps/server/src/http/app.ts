@@ -23,7 +23,7 @@ import { registerRoleRoutes } from '../routes/roles.ts';
 import { registerSummaryRoutes } from '../routes/summaries.ts';
 import { registerUserRoutes } from '../routes/users.ts';
 import { installAuth } from './auth.ts';
-import { AppError, installErrorHandler } from './errors.ts';
+import { AppError, errorBodySchema, installErrorHandler } from './errors.ts';
 import { requestLogFields } from './log-redaction.ts';
 
 export interface AppOptions {
@@ -79,11 +79,18 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
     {
       schema: {
         tags: ['System'],
-        summary: 'Readiness and the database in use',
-        response: { 200: z.object({ status: z.literal('ok'), database: z.enum(['pglite', 'postgres']) }) },
+        summary: 'Readiness: the database in use answers (503 database_unavailable when it cannot be reached)',
+        response: {
+          200: z.object({ status: z.literal('ok'), database: z.enum(['pglite', 'postgres']) }),
+          503: errorBodySchema,
+        },
       },
+      config: { public: true },
     },
-    async () => ({ status: 'ok' as const, database: database.kind }),
+    async () => {
+      await database.ping();
+      return { status: 'ok' as const, database: database.kind };
+    },
   );
 
   const mailer = await createMailer(config, database, app.log);

@@ -38,7 +38,7 @@ export interface TestServer {
  * A fresh PostgreSQL database on the server named by TEST_DATABASE_URL,
  * dropped by the returned function; so test files never see each other's rows.
  */
-async function createScratchDatabase(adminUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function createScratchDatabase(adminUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `dp_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
