@@ -10,14 +10,17 @@ export const permissionResources = [
   'fundPerformances',
   'notes',
   'files',
-  'customData',
 ] as const;
 export type PermissionResource = (typeof permissionResources)[number];
 
 export const dataActions = ['read', 'create', 'update', 'delete', 'import', 'export'] as const;
 export type DataAction = (typeof dataActions)[number];
 
-export const adminPermissions = ['users:manage', 'roles:manage', 'customFields:manage'] as const;
+/**
+ * `users:read` shows colleagues' accounts (email, status, role, sign-ins);
+ * without it a user sees other users by name only. `users:manage` needs it.
+ */
+export const adminPermissions = ['users:read', 'users:manage', 'roles:manage', 'customFields:manage'] as const;
 
 export type Permission = `${PermissionResource}:${DataAction}` | (typeof adminPermissions)[number];
 

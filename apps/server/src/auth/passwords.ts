@@ -43,10 +43,15 @@ const common = new Set(
     .filter(Boolean),
 );
 
+/** The password in lower case without the digits and symbols around it (`Summer2024!` → `summer`). */
+function affixCore(password: string): string {
+  return password.toLowerCase().replace(/^[^a-z]+|[^a-z]+$/g, '');
+}
+
 export function isCommonPassword(password: string): boolean {
   const lower = password.toLowerCase();
   if (common.has(lower)) return true;
-  const core = lower.replace(/^[^a-z]+|[^a-z]+$/g, '');
+  const core = affixCore(password);
   if (core.length >= 4 && common.has(core)) return true;
   for (let size = 1; size <= core.length / 2; size++) {
     const unit = core.slice(0, size);
@@ -56,4 +61,25 @@ export function isCommonPassword(password: string): boolean {
   }
   if (/^(.)\1+$/.test(lower) || /^(?:0123456789|1234567890|abcdefghijkl|qwertyuiop)/.test(lower)) return true;
   return false;
+}
+
+/** Letters only: `Jane.Doe` and `jane-doe` are one word to a guesser. */
+const letters = (text: string) => text.toLowerCase().replace(/[^a-z]/g, '');
+
+/** The product's name: the first word an attacker tries against any account of it. */
+const productWords = ['dataplatform'];
+
+/**
+ * True when the password is the user's email, its local part or the
+ * product's name (letters compared, ignoring case, separators and the digits
+ * and symbols around it, also repeated): what someone who knows whose
+ * account it is tries first (NIST SP 800-63B's "context-specific words").
+ */
+export function isPersonalPassword(password: string, email: string): boolean {
+  const [local = '', domain = ''] = email.toLowerCase().split('@');
+  const words = [...productWords, letters(local), letters(`${local}${domain}`)].filter((w) => w.length >= 3);
+  const core = letters(affixCore(password));
+  return words.some(
+    (word) => core.length > 0 && core.length % word.length === 0 && word.repeat(core.length / word.length) === core,
+  );
 }

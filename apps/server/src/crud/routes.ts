@@ -1,4 +1,4 @@
-import { isPermissionResource, requiredPermissions } from '@data-platform/shared/entities/access';
+import { isPermissionResource, readableDescription, requiredPermissions } from '@data-platform/shared/entities/access';
 import { isCustomizable } from '@data-platform/shared/entities/custom-fields';
 import { type EntityDescription, type Operation, operationsOf } from '@data-platform/shared/entities/entity';
 import { createSchema, recordSchema, updateSchema } from '@data-platform/shared/entities/record-schema';
@@ -24,6 +24,7 @@ import { AppError, errorBodySchema, notFound, validateBody } from '../http/error
 import { type ExportFormat, exportColumns, exportContentTypes, exportFormats, exportStream } from '../io/export.ts';
 import { currentDescription } from './custom-fields.ts';
 import { attachmentScope, type ListScope, relationScope } from './list-compiler.ts';
+import { assertJoinedFieldsReadable, limitedRowsScope } from './read-limits.ts';
 import { createRecord, deleteRecord, getRecord, type ListPage, listRecords, updateRecord } from './records.ts';
 
 export const idParamsSchema = z.object({
@@ -87,10 +88,16 @@ const errorResponses = { 400: errorBodySchema, 401: errorBodySchema, 403: errorB
 /** Joins embed only what the actor may read. */
 function assertJoinsReadable(actor: Actor, query: Pick<ListQuery, 'join'>) {
   for (const join of query.join) assertCanRead(actor, join.target);
+  assertJoinedFieldsReadable(actor, query);
+}
+
+/** The rows the actor may read: see `attachedScope` and `limitedRowsScope`. */
+export function readableScope(entity: EntityDescription, actor: Actor): ListScope | undefined {
+  return bothScopes(attachedScope(entity, actor), limitedRowsScope(entity, actor));
 }
 
 /** Rows attached to records (notes, files) are listed only for record types the actor may read. */
-export function readableScope(entity: EntityDescription, actor: Actor): ListScope | undefined {
+function attachedScope(entity: EntityDescription, actor: Actor): ListScope | undefined {
   if (!entity.attachedTo) return undefined;
   const field = entity.fields[entity.attachedTo.entityField];
   const readable = (field?.options ?? []).filter((name) => {
@@ -145,7 +152,7 @@ function registerEntityRoutes(
         response: { 200: listResponseSchema(entity), ...errorResponses },
       },
       handler: async (request, reply) => {
-        const described = await currentDescription(database, entity);
+        const described = readableDescription(await currentDescription(database, entity), request.actor.permissions);
         const query = parseListQueryString(described, request.query as Record<string, unknown>);
         return list(request.actor, described, query, reply);
       },
@@ -160,7 +167,7 @@ function registerEntityRoutes(
         response: { 200: listResponseSchema(entity), ...errorResponses },
       },
       handler: async (request, reply) => {
-        const described = await currentDescription(database, entity);
+        const described = readableDescription(await currentDescription(database, entity), request.actor.permissions);
         return list(request.actor, described, parseListBody(described, request.body), reply);
       },
     });
@@ -179,7 +186,7 @@ column, lists are joined with "; ".`,
         },
         handler: async (request, reply) => {
           const { format, ...raw } = request.query as Record<string, unknown> & { format: ExportFormat };
-          const described = await currentDescription(database, entity);
+          const described = readableDescription(await currentDescription(database, entity), request.actor.permissions);
           const parsed = parseListQueryString(described, raw);
           // References are written by name: their joins are read like any other, so they need reading rights too.
           const { columns, join } = exportColumns(described, parsed.select);
@@ -218,7 +225,7 @@ column, lists are joined with "; ".`,
         },
         handler: async (request, reply) => {
           await getRecord(database, entity, request.params.id, { select: ['id'], join: [] });
-          const target = await currentDescription(database, related);
+          const target = readableDescription(await currentDescription(database, related), request.actor.permissions);
           const query = parseListQueryString(target, request.query as Record<string, unknown>);
           assertJoinsReadable(request.actor, query);
           const scope = relationScope(entity, relation, request.params.id);
@@ -246,7 +253,7 @@ column, lists are joined with "; ".`,
         response: { 200: recordSchema(entity).partial(), ...errorResponses },
       },
       handler: async (request, reply) => {
-        const described = await currentDescription(database, entity);
+        const described = readableDescription(await currentDescription(database, entity), request.actor.permissions);
         const query = parseGetQuery(described, request.query);
         assertJoinsReadable(request.actor, query);
         const row = await getRecord(

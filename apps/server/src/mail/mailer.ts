@@ -42,9 +42,12 @@ async function createTranslator(): Promise<i18n> {
 }
 
 /**
- * Sends through SMTP when SMTP_URL is set. Without it, mails are kept in the
- * outbox table (listed to administrators) and written to the log, so that a
- * fresh install works with nothing else running.
+ * Sends through SMTP when SMTP_URL is set, and keeps nothing: a mail's links
+ * then reach only the recipient's mailbox. Without it, mails are kept in the
+ * outbox table, so that a fresh install works with nothing else running; the
+ * outbox shows each only to administrators who hold every permission of its
+ * recipient (see `privateTo`). The log names the mail but never holds its
+ * text: invitation and reset links would be readable by whoever reads logs.
  */
 export async function createMailer(config: Config, database: Database, log: FastifyBaseLogger): Promise<Mailer> {
   const translator = await createTranslator();
@@ -60,7 +63,7 @@ export async function createMailer(config: Config, database: Database, log: Fast
         return;
       }
       await database.rows(sql`insert into outbox ("to", subject, text) values (${to}, ${subject}, ${text})`, executor);
-      log.info({ to, subject, text }, 'mail kept in the outbox (no SMTP_URL)');
+      log.info({ to, subject }, 'mail kept in the outbox (no SMTP_URL)');
     },
     close() {
       transport?.close();

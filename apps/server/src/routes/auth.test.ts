@@ -233,6 +233,64 @@ describe('passwords', () => {
     expect((await register(`${'long passphrase '.repeat(16)}`)).status).toBe(202);
   });
 
+  it('must not be the user’s email, its local part or the product’s name, wherever a password is set', async () => {
+    const email = uniqueEmail('jane.doe');
+    const local = email.split('@')[0] as string;
+    const personal = [
+      email,
+      email.toUpperCase(),
+      `${local}2024!`,
+      `!!${local.replace(/[.-]/g, '_')}`,
+      'Data Platform 2024',
+      'dataplatform!!',
+      '2024DataPlatform?',
+      'data-platform-data-platform',
+    ];
+    for (const password of personal) {
+      const answer = await anonymous().post('/api/v1/auth/register', {
+        email,
+        firstName: 'J',
+        lastName: 'D',
+        password,
+      });
+      expect(answer.status, password).toBe(400);
+      expect(errorOf(answer).fields?.password, password).toMatch(/your email or the name of this application/);
+    }
+    // Words that merely contain these are fine in a passphrase.
+    const fine = await anonymous().post('/api/v1/auth/register', {
+      email,
+      firstName: 'J',
+      lastName: 'D',
+      password: 'my data platform tugboat',
+    });
+    expect(fine.status).toBe(202);
+
+    const invitedEmail = uniqueEmail('invitee');
+    expect((await admin.post('/api/v1/users/invitations', { email: invitedEmail, roleId: editorRoleId })).status).toBe(
+      201,
+    );
+    const token = tokenOfLink(await catcher.next(invitedEmail), `${PUBLIC_URL}/register`);
+    const accept = (password: string) =>
+      anonymous().post('/api/v1/auth/accept-invitation', { token, firstName: 'I', lastName: 'N', password });
+    expect(errorOf(await accept(`${invitedEmail}`)).fields?.password).toMatch(/your email/);
+    // The refusal did not use up the invitation.
+    const accepted = await accept(strongPassword());
+    expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
+
+    const member = await invitedUser(accounts, editorRoleId);
+    const change = await member.api.post('/api/v1/auth/change-password', {
+      currentPassword: member.password,
+      password: `${member.email.split('@')[0]}#1`,
+    });
+    expect(errorOf(change).fields?.password).toMatch(/your email/);
+    expect((await anonymous().post('/api/v1/auth/forgot-password', { email: member.email })).status).toBe(202);
+    const resetToken = tokenOfLink(await catcher.next(member.email), `${PUBLIC_URL}/reset-password`);
+    const reset = (password: string) =>
+      anonymous().post('/api/v1/auth/reset-password', { token: resetToken, password });
+    expect(errorOf(await reset('Data Platform 1!')).fields?.password).toMatch(/name of this application/);
+    expect((await reset(strongPassword())).status).toBe(200);
+  });
+
   it('change with the current password; other sessions end, this one stays', async () => {
     const user = await invitedUser(accounts, editorRoleId);
     const elsewhere = await signIn(server.url, user.email, user.password);
@@ -375,7 +433,7 @@ describe('password reset', () => {
 });
 
 describe('throttling failed sign-ins', () => {
-  it('answers 429 with Retry-After after five failures for one account, until the window has passed', async () => {
+  it('answers 429 with Retry-After after five failures for one account from one address, until the window has passed', async () => {
     const user = await invitedUser(accounts, editorRoleId);
     for (let i = 0; i < 5; i++) expectGenericSignInRefusal(await signIn(server.url, user.email, 'a wrong guess'));
     for (const password of ['a wrong guess', user.password]) {
@@ -398,6 +456,45 @@ describe('throttling failed sign-ins', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it('holds up the address that guesses, not the owner signing in from elsewhere', async () => {
+    const user = await invitedUser(accounts, editorRoleId);
+    const attacker = (password: string) =>
+      postFrom('127.0.0.6', server.url, '/api/v1/auth/login', { email: user.email, password });
+    for (let i = 0; i < 5; i++) expectGenericSignInRefusal(await attacker('a wrong guess'));
+    const throttled = await attacker(user.password);
+    expect(throttled.status).toBe(429);
+    expect(Number(throttled.headers.get('retry-after'))).toBeGreaterThan(0);
+    const owner = await postFrom('127.0.0.7', server.url, '/api/v1/auth/login', {
+      email: user.email,
+      password: user.password,
+    });
+    expect(owner.status, JSON.stringify(owner.body)).toBe(200);
+    expect((await attacker(user.password)).status).toBe(429);
+  });
+
+  it('holds up every address once fifty guesses at one account came from many', async () => {
+    const user = await invitedUser(accounts, editorRoleId);
+    const from = (address: string, password: string) =>
+      postFrom(address, server.url, '/api/v1/auth/login', { email: user.email, password });
+    // Ten addresses, each at its own limit of five.
+    for (let address = 10; address < 20; address++) {
+      for (let i = 0; i < 5; i++) expectGenericSignInRefusal(await from(`127.0.0.${address}`, 'a wrong guess'));
+    }
+    const ceiling = await from('127.0.0.20', user.password);
+    expect(ceiling.status).toBe(429);
+    expect(Number(ceiling.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Open sessions are not touched, and other accounts sign in from there.
+    expect((await user.api.get('/api/v1/auth/me')).status).toBe(200);
+    expect(
+      (
+        await postFrom('127.0.0.20', server.url, '/api/v1/auth/login', {
+          email: TEST_ADMIN_EMAIL,
+          password: TEST_ADMIN_PASSWORD,
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('answers 429 with Retry-After after thirty failures from one address, whichever accounts', async () => {

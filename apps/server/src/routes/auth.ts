@@ -6,7 +6,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { recordAudit } from '../auth/audit.ts';
-import { hashPassword, isCommonPassword, verifyNothing, verifyPassword } from '../auth/passwords.ts';
+import {
+  hashPassword,
+  isCommonPassword,
+  isPersonalPassword,
+  verifyNothing,
+  verifyPassword,
+} from '../auth/passwords.ts';
 import { createSession, revokeSession, revokeUserSessions } from '../auth/sessions.ts';
 import { SlidingWindowLimiter } from '../auth/throttle.ts';
 import { consumeUserToken, issueUserToken } from '../auth/user-tokens.ts';
@@ -23,11 +29,20 @@ export async function currentUser(database: Database, userId: number, executor?:
   return JSON.parse(await getRecord(database, users, userId, meJoin, undefined, executor));
 }
 
-/** Refuses passwords on the common list, naming the field. */
-export function assertAcceptablePassword(password: string, field = 'password'): void {
+/** Refuses passwords on the common list, and the user's email or the product's name, naming the field. */
+export function assertAcceptablePassword(password: string, email: string, field = 'password'): void {
   if (isCommonPassword(password)) {
     throw invalid({ [field]: 'This password is too common; choose one that is harder to guess' });
   }
+  if (isPersonalPassword(password, email)) {
+    throw invalid({ [field]: 'This password is your email or the name of this application; choose another' });
+  }
+}
+
+/** The email of a user, for the password policy. */
+async function emailOf(database: Database, userId: number, executor?: Executor): Promise<string> {
+  const [user] = await database.rows<{ email: string }>(sql`select email from users where id = ${userId}`, executor);
+  return user?.email ?? '';
 }
 
 export async function setPassword(database: Database, userId: number, password: string, executor?: Executor) {
@@ -53,8 +68,20 @@ const accepted = z.object({ message: z.string() });
 export function registerAuthRoutes(app: FastifyInstance, database: Database, config: Config, mailer: Mailer): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['Authentication'];
-  const failuresByAccount = new SlidingWindowLimiter(5, 15 * 60_000);
+  // Failed sign-ins slow the guesser, not the owner. Over any 15 minutes:
+  // - 5 per account from one address: the one guessing from there waits, while
+  //   the owner, from their own address, still gets in with the right password;
+  // - 30 per address, whichever accounts: one machine cannot spray many accounts;
+  // - 50 per account from all addresses together: guessing spread over many
+  //   addresses gets at most 50 tries a quarter hour (4,800 a day, against
+  //   passwords of 12 characters or more that are neither common nor personal).
+  //   Only this ceiling can hold the owner up too, and reaching it takes ten
+  //   addresses at their own limit.
+  // A success clears only the (account, address) count: the other counts are others' guesses.
+  const failuresByAccountAndAddress = new SlidingWindowLimiter(5, 15 * 60_000);
   const failuresByAddress = new SlidingWindowLimiter(30, 15 * 60_000);
+  const failuresByAccount = new SlidingWindowLimiter(50, 15 * 60_000);
+  const changeFailuresByUser = new SlidingWindowLimiter(5, 15 * 60_000);
   const mailsByAddress = new SlidingWindowLimiter(10, 60 * 60_000);
   const mailsByAccount = new SlidingWindowLimiter(3, 60 * 60_000);
 
@@ -106,7 +133,12 @@ export function registerAuthRoutes(app: FastifyInstance, database: Database, con
     },
     handler: async (request) => {
       const { email, password } = request.body;
-      const wait = Math.max(failuresByAccount.retryAfter(email), failuresByAddress.retryAfter(request.ip));
+      const pair = `${email}\n${request.ip}`;
+      const wait = Math.max(
+        failuresByAccountAndAddress.retryAfter(pair),
+        failuresByAddress.retryAfter(request.ip),
+        failuresByAccount.retryAfter(email),
+      );
       if (wait > 0) throw tooMany(wait);
       const [found] = await database.rows<{ id: number; status: string; password_hash: string }>(
         sql`select u.id, u.status, c.password_hash from users u join user_credentials c on c.user_id = u.id
@@ -114,8 +146,9 @@ export function registerAuthRoutes(app: FastifyInstance, database: Database, con
       );
       const valid = found ? await verifyPassword(found.password_hash, password) : await verifyNothing(password);
       if (!found || !valid || found.status === 'deleted') {
-        failuresByAccount.record(email);
+        failuresByAccountAndAddress.record(pair);
         failuresByAddress.record(request.ip);
+        failuresByAccount.record(email);
         await recordAudit(database, {
           type: 'signInFailed',
           actorId: null,
@@ -135,7 +168,7 @@ export function registerAuthRoutes(app: FastifyInstance, database: Database, con
       if (found.status === 'disabled') {
         throw new AppError(403, 'account_disabled', 'Your account is disabled; ask an administrator');
       }
-      failuresByAccount.clear(email);
+      failuresByAccountAndAddress.clear(pair);
       const userId = Number(found.id);
       const accessToken = await createSession(database, config, userId, sessionInfo(request));
       await recordAudit(database, { type: 'signIn', actorId: userId, ip: request.ip, targetUserId: userId });
@@ -180,7 +213,7 @@ export function registerAuthRoutes(app: FastifyInstance, database: Database, con
     },
     handler: async (request, reply) => {
       const { email, firstName, lastName, password } = request.body;
-      assertAcceptablePassword(password);
+      assertAcceptablePassword(password, email);
       throttleMail(request, email);
       await database.db.transaction(async (tx) => {
         const [created] = await database.rows<{ id: number }>(
@@ -240,9 +273,10 @@ export function registerAuthRoutes(app: FastifyInstance, database: Database, con
     },
     handler: async (request) => {
       const { token, password } = request.body;
-      assertAcceptablePassword(password);
       await database.db.transaction(async (tx) => {
         const userId = await consumeUserToken(database, token, 'passwordReset', tx);
+        // Refused after the token is taken, inside the transaction: the link still works for a better password.
+        assertAcceptablePassword(password, await emailOf(database, userId, tx));
         await setPassword(database, userId, password, tx);
         await revokeUserSessions(database, userId, tx);
         await recordAudit(
@@ -270,9 +304,9 @@ export function registerAuthRoutes(app: FastifyInstance, database: Database, con
     },
     handler: async (request) => {
       const { token, firstName, lastName, password } = request.body;
-      assertAcceptablePassword(password);
       return database.db.transaction(async (tx) => {
         const userId = await consumeUserToken(database, token, 'invitation', tx);
+        assertAcceptablePassword(password, await emailOf(database, userId, tx));
         const [activated] = await database.rows(
           sql`update users set first_name = ${firstName}, last_name = ${lastName}, status = 'active',
               version = version + 1, updated_at = now(), updated_by_id = ${userId}
@@ -303,17 +337,16 @@ export function registerAuthRoutes(app: FastifyInstance, database: Database, con
     handler: async (request) => {
       const { currentPassword, password } = request.body;
       const userId = request.actor.userId as number;
-      const key = `user:${userId}`;
-      const wait = failuresByAccount.retryAfter(key);
+      const wait = changeFailuresByUser.retryAfter(String(userId));
       if (wait > 0) throw tooMany(wait);
       const [credentials] = await database.rows<{ password_hash: string }>(
         sql`select password_hash from user_credentials where user_id = ${userId}`,
       );
       if (!credentials || !(await verifyPassword(credentials.password_hash, currentPassword))) {
-        failuresByAccount.record(key);
+        changeFailuresByUser.record(String(userId));
         throw invalid({ currentPassword: 'This is not your current password' });
       }
-      assertAcceptablePassword(password);
+      assertAcceptablePassword(password, await emailOf(database, userId));
       await database.db.transaction(async (tx) => {
         await setPassword(database, userId, password, tx);
         await revokeUserSessions(database, userId, tx, request.actor.sessionId ?? undefined);

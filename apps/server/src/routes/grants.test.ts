@@ -10,7 +10,7 @@ describe('giving roles', () => {
   afterAll(() => server?.close());
 
   it('a user manager cannot give a role with rights they do not hold, themselves included', async () => {
-    const manager = await signInWithPermissions(server, ['users:manage']);
+    const manager = await signInWithPermissions(server, ['users:read', 'users:manage']);
     const roles = (await (await server.fetch('/api/v1/roles?select=name')).json()) as {
       data: { id: number; name: string }[];
     };
@@ -42,7 +42,7 @@ describe('giving roles', () => {
       await server.fetch('/api/v1/roles', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ name: 'User managers', permissions: ['users:manage'] }),
+        body: JSON.stringify({ name: 'User managers', permissions: ['users:read', 'users:manage'] }),
       })
     ).json()) as { id: number };
     expect((await as('/api/v1/users/invitations', 'POST', { email: 'peer@test.example', roleId: own.id })).status).toBe(

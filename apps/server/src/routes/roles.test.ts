@@ -60,7 +60,7 @@ describe('built-in roles', () => {
     const byName = Object.fromEntries(answer.body.data.map((r) => [r.name, new Set(r.permissions as string[])]));
     expect(Object.keys(byName)).toEqual(['Administrator', 'Editor', 'Viewer']);
     expect(byName.Administrator).toEqual(
-      new Set([...dataPermissions, 'users:manage', 'roles:manage', 'customFields:manage']),
+      new Set([...dataPermissions, 'users:read', 'users:manage', 'roles:manage', 'customFields:manage']),
     );
     expect(byName.Editor).toEqual(new Set(dataPermissions));
     expect(byName.Viewer).toEqual(new Set(dataPermissions.filter((p) => /:(read|export)$/.test(p))));

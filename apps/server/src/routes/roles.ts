@@ -4,21 +4,47 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { Actor } from '../auth/actor.ts';
 import { recordAudit } from '../auth/audit.ts';
+import { assertWithinRights } from '../auth/rights.ts';
 import { createRecord, deleteRecord, updateRecord } from '../crud/records.ts';
 import { idParamsSchema, sendRecord, versionFromIfMatch } from '../crud/routes.ts';
 import type { Database, Executor } from '../db/client.ts';
-import { AppError, errorBodySchema, notFound } from '../http/errors.ts';
+import { AppError, errorBodySchema, invalid, notFound } from '../http/errors.ts';
 
-async function assertEditable(database: Database, id: number, executor: Executor): Promise<{ name: string }> {
-  const [role] = await database.rows<{ name: string; built_in: boolean | null }>(
-    sql`select name, built_in from roles where id = ${id} for update`,
+interface StoredRole {
+  name: string;
+  permissions: string[];
+}
+
+/**
+ * The role, locked for the change: refused when built in, or when it holds
+ * anything the actor does not (nobody edits or deletes a role wider than
+ * their own, which would let them shape rights they were never given).
+ */
+async function editableRole(database: Database, actor: Actor, id: number, executor: Executor): Promise<StoredRole> {
+  const [role] = await database.rows<StoredRole & { built_in: boolean | null }>(
+    sql`select name, permissions, built_in from roles where id = ${id} for update`,
     executor,
   );
   if (!role) throw notFound(`Role ${id}`);
   if (role.built_in)
     throw new AppError(409, 'built_in_role', `${role.name} is built in and cannot be changed or deleted`);
+  assertWithinRights(actor, role.permissions, `You cannot change or delete ${role.name}`);
   return role;
+}
+
+/**
+ * The permissions a role is given: only those the actor holds (so nobody
+ * widens a role, their own included, beyond their rights), and `users:read`
+ * with `users:manage` (managing users means seeing their accounts).
+ */
+function assertGrantable(actor: Actor, permissions: readonly string[] | undefined): void {
+  if (!permissions) return;
+  assertWithinRights(actor, permissions, 'You cannot put these permissions in a role', 'permissions');
+  if (permissions.includes('users:manage') && !permissions.includes('users:read')) {
+    throw invalid({ permissions: 'users:manage needs users:read: managing users means seeing their accounts' });
+  }
 }
 
 /** Create, edit and delete roles ("Manage roles"); listing is generic. Built-in roles stay as they are. */
@@ -36,6 +62,7 @@ export function registerRoleRoutes(app: FastifyInstance, database: Database, dat
       response: { 201: recordSchema(roles), ...errors },
     },
     handler: async (request, reply) => {
+      assertGrantable(request.actor, (request.body as { permissions?: string[] }).permissions);
       const row = await database.db.transaction(async (tx) => {
         const created = await createRecord(
           database,
@@ -71,7 +98,8 @@ export function registerRoleRoutes(app: FastifyInstance, database: Database, dat
     handler: async (request, reply) => {
       const version = versionFromIfMatch(request.headers['if-match'], true) as number;
       const row = await database.db.transaction(async (tx) => {
-        const role = await assertEditable(database, request.params.id, tx);
+        const role = await editableRole(database, request.actor, request.params.id, tx);
+        assertGrantable(request.actor, (request.body as { permissions?: string[] }).permissions);
         const updated = await updateRecord(
           database,
           roles,
@@ -97,7 +125,7 @@ export function registerRoleRoutes(app: FastifyInstance, database: Database, dat
     schema: { tags, summary: 'Delete a role', params: idParamsSchema, response: { 204: z.null(), ...errors } },
     handler: async (request, reply) => {
       const role = await database.db.transaction(async (tx) => {
-        const found = await assertEditable(database, request.params.id, tx);
+        const found = await editableRole(database, request.actor, request.params.id, tx);
         const [{ n }] = (await database.rows<{ n: number }>(
           sql`select count(*)::int as n from users where role_id = ${request.params.id}`,
           tx,

@@ -6,13 +6,14 @@ import {
 } from '@data-platform/shared/auth/user-schemas';
 import { recordSchema } from '@data-platform/shared/entities/record-schema';
 import { users } from '@data-platform/shared/entities/users';
-import { ADMINISTRATOR, type Permission } from '@data-platform/shared/permissions';
+import { ADMINISTRATOR } from '@data-platform/shared/permissions';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Actor } from '../auth/actor.ts';
 import { type AuditEvent, recordAudit } from '../auth/audit.ts';
+import { assertWithinRights } from '../auth/rights.ts';
 import { revokeUserSessions } from '../auth/sessions.ts';
 import { issueUserToken } from '../auth/user-tokens.ts';
 import type { Config } from '../config.ts';
@@ -29,6 +30,7 @@ interface UserRow {
   full_name: string;
   role_id: number | null;
   role_name: string | null;
+  role_permissions: string[] | null;
 }
 
 /**
@@ -38,7 +40,7 @@ interface UserRow {
  */
 async function findUser(database: Database, id: number, executor?: Executor): Promise<UserRow> {
   const [user] = await database.rows<UserRow>(
-    sql`select u.id, u.email, u.status, u.full_name, u.role_id, r.name as role_name
+    sql`select u.id, u.email, u.status, u.full_name, u.role_id, r.name as role_name, r.permissions as role_permissions
       from users u left join roles r on r.id = u.role_id where u.id = ${id} for no key update of u`,
     executor,
   );
@@ -62,17 +64,25 @@ async function assertCanGrant(database: Database, actor: Actor, roleId: number, 
     executor,
   );
   if (!role) throw new AppError(400, 'validation_failed', 'This role does not exist', { roleId: 'No such role' });
-  const missing = role.permissions.filter((p) => !actor.permissions.has(p as Permission));
-  if (missing.length > 0) {
-    throw new AppError(
-      403,
-      'forbidden',
-      `Only someone who holds every permission of ${role.name} can give it (missing ${missing.join(', ')})`,
-      {
-        roleId: 'You cannot give this role',
-      },
-    );
-  }
+  assertWithinRights(
+    actor,
+    role.permissions,
+    `Only someone who holds every permission of ${role.name} can give it`,
+    'roleId',
+  );
+}
+
+/**
+ * A user can be acted on (changed, disabled, deleted, invited again, their
+ * request decided) only by someone who holds every permission of their role:
+ * otherwise a user manager could lock out, demote or take over an administrator.
+ */
+function assertCanActOn(actor: Actor, user: UserRow): void {
+  assertWithinRights(
+    actor,
+    user.role_permissions ?? [],
+    `You cannot act on ${user.full_name}, whose role (${user.role_name}) holds more than yours`,
+  );
 }
 
 /**
@@ -198,6 +208,7 @@ export function registerUserRoutes(app: FastifyInstance, database: Database, con
     handler: async (request, reply) => {
       const row = await database.db.transaction(async (tx) => {
         const user = await findUser(database, request.params.id, tx);
+        assertCanActOn(request.actor, user);
         if (user.status !== 'invited') {
           throw new AppError(
             409,
@@ -237,6 +248,7 @@ export function registerUserRoutes(app: FastifyInstance, database: Database, con
       handler: async (request, reply) => {
         const row = await database.db.transaction(async (tx) => {
           const user = await findUser(database, request.params.id, tx);
+          assertCanActOn(request.actor, user);
           if (user.status !== 'pending')
             throw new AppError(409, 'not_pending', 'This user has no pending access request');
           const roleId = decision === 'approve' ? (request.body as { roleId: number }).roleId : null;
@@ -290,6 +302,7 @@ export function registerUserRoutes(app: FastifyInstance, database: Database, con
       const changes = request.body;
       const row = await database.db.transaction(async (tx) => {
         const user = await findUser(database, request.params.id, tx);
+        assertCanActOn(request.actor, user);
         if (changes.status && !(switchableUserStatuses as readonly string[]).includes(user.status)) {
           throw new AppError(409, 'wrong_status', `A user who is ${user.status} cannot be made ${changes.status} here`);
         }
@@ -338,6 +351,7 @@ export function registerUserRoutes(app: FastifyInstance, database: Database, con
     handler: async (request, reply) => {
       await database.db.transaction(async (tx) => {
         const user = await findUser(database, request.params.id, tx);
+        assertCanActOn(request.actor, user);
         if (user.role_name === ADMINISTRATOR) await assertNotLastAdministrator(database, Number(user.id), tx);
         await database.rows(
           sql`update users set status = 'deleted', first_name = 'Deleted', last_name = 'user',

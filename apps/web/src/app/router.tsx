@@ -133,7 +133,7 @@ export function createAppRouter(store: AppStore) {
     ...recordPageRoutes(requireUser),
     {
       path: 'users/:id/show',
-      loader: requireUser,
+      loader: requireRead('users'),
       lazy: async () => ({ Component: (await import('../features/users/user-show-page.tsx')).UserShowPage }),
     },
     {

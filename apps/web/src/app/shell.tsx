@@ -1,3 +1,4 @@
+import { allPermissions } from '@data-platform/shared/permissions';
 import { AppShell, Burger, Group, Image, NavLink, ScrollArea, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import {
@@ -81,7 +82,8 @@ export function Shell() {
         label: route.labelKey ? t(route.labelKey) : t(`entities:resources.${route.resource}.other`),
         Icon: icons[route.resource] ?? IconDatabaseCog,
       })),
-    ...(holds(user, ['users:manage']) ? [{ path: '/outbox', label: t('nav.outbox'), Icon: IconMail }] : []),
+    // The outbox shows mail (with sign-in links) to administrators only: every permission.
+    ...(holds(user, allPermissions) ? [{ path: '/outbox', label: t('nav.outbox'), Icon: IconMail }] : []),
   ];
 
   return (

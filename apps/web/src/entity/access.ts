@@ -10,10 +10,15 @@ export function holds(user: CurrentUser | undefined, needed: readonly Permission
   return user !== undefined && needed.every((permission) => granted.includes(permission));
 }
 
-/** True when the user may list the resource (the same rule the API applies). */
+/**
+ * True when the user may open the resource's screens: the API's rule for
+ * reading it, and the permission that shows its rows in full where others see
+ * them limited (users by name only, without `users:read`).
+ */
 export function canRead(user: CurrentUser | undefined, resource: string): boolean {
   const entity = findEntity(resource);
-  return entity !== undefined && holds(user, requiredPermissions(entity, 'read'));
+  const full = entity?.limitedRead ? [entity.limitedRead.permission] : [];
+  return entity !== undefined && holds(user, [...requiredPermissions(entity, 'read'), ...full]);
 }
 
 /** True when the API offers the action on the resource (generic or own routes) and the user's role allows it. */

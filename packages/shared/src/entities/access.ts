@@ -31,3 +31,30 @@ export function requiredPermissions(entity: EntityDescription, action: AccessAct
   if (isPermissionResource(entity.name)) return [`${entity.name}:${action}`];
   throw new Error(`${entity.name} has no access rule for ${action}`);
 }
+
+const limitedViews = new WeakMap<EntityDescription, EntityDescription>();
+
+/**
+ * The entity as a reader holding `permissions` sees it: without the fields
+ * its `limitedRead` keeps from readers who lack the permission (see there).
+ * Parsing a query against this view refuses those fields; building rows from
+ * it leaves them out.
+ */
+export function readableDescription(
+  entity: EntityDescription,
+  permissions: ReadonlySet<Permission>,
+): EntityDescription {
+  const limit = entity.limitedRead;
+  if (!limit || permissions.has(limit.permission)) return entity;
+  const cached = limitedViews.get(entity);
+  if (cached) return cached;
+  const kept = (name: string) => limit.fields.includes(name);
+  const view: EntityDescription = {
+    ...entity,
+    fields: Object.fromEntries(Object.entries(entity.fields).filter(([name]) => kept(name))),
+    list: { ...entity.list, defaultShows: entity.list.defaultShows.filter(kept) },
+    dedupKeys: entity.dedupKeys?.filter(kept),
+  };
+  limitedViews.set(entity, view);
+  return view;
+}

@@ -59,6 +59,26 @@ export interface EntityDescription {
    * both linked entities; reference data is readable by every signed-in user.
    */
   access?: Partial<Record<AccessAction, Permission | null>>;
+  /**
+   * What a reader without `permission` may see of this entity, on every path
+   * it is read by (list, get, query, joins from other entities): the system
+   * fields and `fields` only (nothing else can be selected, filtered, sorted
+   * or searched), and only the rows whose `rows.field` is one of
+   * `rows.oneOf`. Users are colleagues by name to everyone, and accounts
+   * (email, status, role, sign-ins) only to those who may read them.
+   */
+  limitedRead?: {
+    permission: Permission;
+    fields: readonly string[];
+    rows?: { field: string; oneOf: readonly string[] };
+  };
+  /**
+   * The field holding the email of the one user a row is meant for, when the
+   * row may carry that user's sign-in links (a mail with a reset link): only
+   * an administrator (every permission) reads such a row, and only when that
+   * user holds no more than the reader.
+   */
+  privateTo?: string;
   /** Which generic operations the API offers (default: all for records and links, read for reference data). */
   operations?: ReadonlyArray<'list' | 'get' | 'create' | 'update' | 'delete'>;
   /**

@@ -18,6 +18,13 @@ export const users = defineEntity({
   operations: ['list', 'get'],
   ownOperations: ['create', 'update', 'delete'],
   access: { read: null, create: 'users:manage', update: 'users:manage', delete: 'users:manage' },
+  // Everyone names colleagues (created by, owner pickers); only users who have
+  // accepted, since an invited user's name is still their email.
+  limitedRead: {
+    permission: 'users:read',
+    fields: ['fullName'],
+    rows: { field: 'status', oneOf: ['active', 'disabled', 'deleted'] },
+  },
   fields: {
     email: {
       type: 'email',

@@ -18,9 +18,15 @@ type Errors = Partial<Record<keyof RoleBody, string>>;
 
 /** The permission matrix's name of a data resource. */
 export function usePermissionResourceLabel(): (resource: PermissionResource) => string {
-  const { t } = useTranslation(['entities', 'common']);
-  return (resource) =>
-    resource === 'customData' ? t('common:nav.customData') : t(`entities:resources.${resource}.other`);
+  const { t } = useTranslation(['entities']);
+  return (resource) => t(`entities:resources.${resource}.other`);
+}
+
+/** Managing users means seeing their accounts (the API refuses one without the other). */
+function withImplied(permissions: Permission[], on: boolean): Permission[] {
+  if (on && permissions.includes('users:manage')) return [...permissions, 'users:read'];
+  if (!on && permissions.includes('users:read')) return [...permissions, 'users:manage'];
+  return permissions;
 }
 
 /**
@@ -198,7 +204,9 @@ export function RoleModal({ role, onClose }: { role?: RoleRow; onClose: () => vo
                   description={t(`matrix.admin.${permission.replace(':', '_')}_hint`)}
                   checked={granted.has(permission)}
                   disabled={readOnly}
-                  onChange={(event) => toggle([permission], event.currentTarget.checked)}
+                  onChange={(event) =>
+                    toggle(withImplied([permission], event.currentTarget.checked), event.currentTarget.checked)
+                  }
                 />
               ))}
             </Stack>
