@@ -1,5 +1,6 @@
+import { MAX_CONDITIONS, MAX_FILTER_DEPTH } from '@data-platform/shared/query/list-query';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, adminClient, factories, type Row } from '../testing/factories.ts';
+import { type ApiClient, adminClient, errorOf, factories, type Row } from '../testing/factories.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
 
 /**
@@ -363,6 +364,25 @@ describe('combining filters', () => {
       { id: alpha.id, name: 'Alpha One' },
     ]);
     expect(answer.body.total).toBe(2);
+  });
+
+  it('POST /query refuses a where nested 1,000 deep or too wide with 400 naming the limit', async () => {
+    let deep: unknown = { field: 'name', op: 'eq', value: 'x' };
+    for (let i = 0; i < 1000; i++) deep = { and: [deep] };
+    const tooDeep = await api.query('/api/v1/companies', { where: deep });
+    expect(tooDeep.status).toBe(400);
+    expect(errorOf(tooDeep).fields).toEqual({ where: `Groups nest at most ${MAX_FILTER_DEPTH} deep` });
+    const condition = { field: 'name', op: 'eq', value: 'x' };
+    const tooWide = await api.query('/api/v1/companies', {
+      where: { or: Array.from({ length: 40 }, () => ({ and: [condition, condition] })) },
+    });
+    expect(tooWide.status).toBe(400);
+    expect(errorOf(tooWide).fields?.where).toMatch(`At most ${MAX_CONDITIONS} conditions`);
+    const tooMany = await api.query('/api/v1/companies', {
+      where: { field: 'name', op: 'in', value: Array.from({ length: 1001 }, (_, i) => `n${i}`) },
+    });
+    expect(tooMany.status).toBe(400);
+    expect(errorOf(tooMany).fields).toEqual({ 'where.name': 'Expected between 1 and 1000 values' });
   });
 
   it('POST /query: an empty or matches nothing, an empty and matches everything', async () => {

@@ -7,6 +7,7 @@ import { notes } from '../entities/notes.ts';
 import {
   type FieldErrors,
   MAX_CONDITIONS,
+  MAX_FILTER_DEPTH,
   MAX_PAGE_SIZE,
   parseCondition,
   parseGetQuery,
@@ -248,12 +249,45 @@ describe('parseListBody', () => {
     const many = { or: Array.from({ length: 26 }, () => ({ and: [{ field: 'name', op: 'eq', value: 'x' }] })) };
     const wide = { and: [many, many] };
     expect(queryErrorOf(() => parseListBody(companies, { where: wide })).where).toBe(
-      `At most ${MAX_CONDITIONS} conditions`,
+      `At most ${MAX_CONDITIONS} conditions and ${MAX_CONDITIONS} groups`,
     );
+    const emptyGroups = { or: Array.from({ length: MAX_CONDITIONS }, () => ({ and: [] })) };
+    expect(queryErrorOf(() => parseListBody(companies, { where: emptyGroups })).where).toMatch(/^At most/);
+  });
+
+  it('refuses a where nested thousands deep with the limit, without overflowing the stack', () => {
+    for (const levels of [MAX_FILTER_DEPTH + 1, 1_000, 100_000]) {
+      let where: unknown = { field: 'name', op: 'eq', value: 'x' };
+      for (let i = 0; i < levels; i++) where = i % 2 ? { and: [where] } : { or: [where] };
+      expect(queryErrorOf(() => parseListBody(companies, { where }))).toEqual({
+        where: `Groups nest at most ${MAX_FILTER_DEPTH} deep`,
+      });
+    }
+    let allowed: unknown = { field: 'name', op: 'eq', value: 'x' };
+    for (let i = 0; i < MAX_FILTER_DEPTH; i++) allowed = { and: [allowed] };
+    expect(parseListBody(companies, { where: allowed }).where).toEqual(allowed);
+  });
+
+  it('takes an in list of up to 1000 values, whichever key comes first', () => {
+    const value = Array.from({ length: 1000 }, (_, i) => `Name ${i}`);
+    const query = parseListBody(companies, { where: { and: [{ value, field: 'name', op: 'in' }] } });
+    expect(query.where).toEqual({ and: [{ field: 'name', op: 'in', value }] });
+    expect(
+      queryErrorOf(() => parseListBody(companies, { where: { value: [...value, 'x'], field: 'name', op: 'in' } })),
+    ).toEqual({ 'where.name': 'Expected between 1 and 1000 values' });
   });
 
   it('refuses unknown body properties', () => {
     expect(queryErrorOf(() => parseListBody(companies, { limit: 5 }))).toHaveProperty('query');
+  });
+});
+
+describe('joins', () => {
+  it('joins a relation named many times once, with the fields of each', () => {
+    const join = Array.from({ length: 300 }, (_, i) => (i % 2 ? 'hqCountry(name)' : 'hqCountry(iso2)')).join(',');
+    expect(parseListQueryString(companies, { join }).join).toEqual([
+      { relation: 'hqCountry', target: 'countries', fields: ['iso2', 'name'] },
+    ]);
   });
 });
 

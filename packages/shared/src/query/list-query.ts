@@ -136,7 +136,10 @@ function parseJoin(entity: EntityDescription, text: string, errors: FieldErrors)
       m[2] === undefined || m[2].trim() === ''
         ? [found.target.display]
         : parseFieldList(found.target, m[2], `join[${relation}]`, errors);
-    specs.push({ relation, target: found.target.name, fields });
+    // A relation named twice is joined once, with the fields of both: joins stay as few as the relations.
+    const earlier = specs.find((spec) => spec.relation === relation);
+    if (earlier) earlier.fields = [...new Set([...earlier.fields, ...fields])];
+    else specs.push({ relation, target: found.target.name, fields });
   }
   if (problems.length > 0) errors.join = problems.join('; ');
   return specs;
@@ -227,10 +230,12 @@ export function parseCondition(
 }
 
 const scalar = z.union([z.string().max(10_000), z.number(), z.boolean(), z.null()]);
+// The number of values is checked by parseCondition, which names the limit; the body's size bounds it meanwhile.
+const filterValue = z.union([scalar, z.array(scalar)]);
 const conditionSchema = z.strictObject({
   field: z.string().max(100),
   op: z.string().max(20),
-  value: z.union([scalar, z.array(scalar).max(1000)]).optional(),
+  value: filterValue.optional(),
 });
 type RawNode = z.infer<typeof conditionSchema> | { and: RawNode[] } | { or: RawNode[] };
 const nodeSchema: z.ZodType<RawNode> = z.lazy(() =>
@@ -240,6 +245,38 @@ const nodeSchema: z.ZodType<RawNode> = z.lazy(() =>
     z.strictObject({ or: z.array(nodeSchema).max(MAX_CONDITIONS) }),
   ]),
 );
+
+/**
+ * Checks the shape of a `where` tree without recursion, before the recursive
+ * schema reads it: a body nested a thousand groups deep overflowed the stack
+ * of the schema (a 500) before its depth was ever compared with the limit.
+ * What is not a group is left for the schema to judge.
+ */
+function checkWhereBounds(where: unknown, ctx: z.RefinementCtx): unknown {
+  let conditions = 0;
+  let groups = 0;
+  const pending: [unknown, number][] = [[where, 1]];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [node, depth] = next;
+    const group = node && typeof node === 'object' ? (node as { and?: unknown; or?: unknown }) : {};
+    const children = group.and ?? group.or;
+    if (!Array.isArray(children)) {
+      conditions += 1;
+    } else {
+      groups += 1;
+      if (depth > MAX_FILTER_DEPTH) {
+        ctx.addIssue({ code: 'custom', message: `Groups nest at most ${MAX_FILTER_DEPTH} deep` });
+        return where;
+      }
+      for (const child of children.slice(0, MAX_CONDITIONS + 1)) pending.push([child, depth + 1]);
+    }
+    if (conditions > MAX_CONDITIONS || groups > MAX_CONDITIONS) {
+      ctx.addIssue({ code: 'custom', message: `At most ${MAX_CONDITIONS} conditions and ${MAX_CONDITIONS} groups` });
+      return where;
+    }
+  }
+  return where;
+}
 
 const stringList = z.union([
   z.string().max(5000),
@@ -253,8 +290,8 @@ const stringList = z.union([
 export const listBodySchema = z.strictObject({
   select: stringList.optional(),
   join: stringList.optional(),
-  filter: z.record(z.string(), z.record(z.string(), z.union([scalar, z.array(scalar).max(1000)]))).optional(),
-  where: nodeSchema.optional(),
+  filter: z.record(z.string(), z.record(z.string(), filterValue)).optional(),
+  where: z.preprocess(checkWhereBounds, nodeSchema).optional(),
   sort: stringList.optional(),
   page: z.number().int().min(1).max(MAX_PAGE).optional(),
   pageSize: z.number().int().min(1).max(MAX_PAGE_SIZE).optional(),
@@ -273,18 +310,6 @@ export const listQueryStringSchema = z.looseObject({
   q: z.string().max(MAX_Q_LENGTH).optional(),
   cursor: z.string().max(4000).optional(),
 });
-
-function countConditions(node: RawNode, depth: number, errors: FieldErrors): number {
-  if ('and' in node || 'or' in node) {
-    if (depth > MAX_FILTER_DEPTH) {
-      errors.where = `Groups nest at most ${MAX_FILTER_DEPTH} deep`;
-      return 0;
-    }
-    const children = 'and' in node ? node.and : node.or;
-    return children.reduce((n, c) => n + countConditions(c, depth + 1, errors), 0);
-  }
-  return 1;
-}
 
 function parseNode(
   entity: EntityDescription,
@@ -384,8 +409,7 @@ export function parseListBody(entity: EntityDescription, raw: unknown): ListQuer
     }
   }
   if (body.where) {
-    if (countConditions(body.where, 1, errors) > MAX_CONDITIONS) errors.where = `At most ${MAX_CONDITIONS} conditions`;
-    const node = errors.where ? undefined : parseNode(entity, body.where, 'where', errors);
+    const node = parseNode(entity, body.where, 'where', errors);
     if (node) conditions.push(node);
   }
   return buildQuery(entity, body, conditions, errors);
