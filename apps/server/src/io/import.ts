@@ -2,22 +2,25 @@ import { allFields, type EntityDescription, isWritable } from '@data-platform/sh
 import { createSchema } from '@data-platform/shared/entities/record-schema';
 import { findEntity } from '@data-platform/shared/entities/registry';
 import { arrayTypes, type FieldDescription } from '@data-platform/shared/fields/field-types';
-import { parse } from 'csv-parse/sync';
 import { sql } from 'drizzle-orm';
-import ExcelJS from 'exceljs';
 import type { Actor } from '../auth/actor.ts';
-import { createRecord } from '../crud/records.ts';
+import { recordAudit } from '../auth/audit.ts';
+import { createRecords } from '../crud/records.ts';
+import { unreadableReferences } from '../crud/reference-access.ts';
 import { pgArrayLiteral } from '../crud/sql-fragments.ts';
 import type { Database } from '../db/client.ts';
 import { columnName } from '../db/columns.ts';
 import { AppError, invalid } from '../http/errors.ts';
+import { readCsv } from './csv-reader.ts';
+import { type Cell, type TableRow, UnreadableTable, yieldToOthers } from './table.ts';
+import { readXlsx } from './xlsx-reader.ts';
 
 /** Rows one import may hold: all are checked, then written in one transaction. */
 export const MAX_IMPORT_ROWS = 10_000;
 /** Row errors an answer lists; the count says how many there were. */
 const MAX_LISTED_ERRORS = 200;
-
-type Cell = string | number | boolean | null;
+/** Rows checked between two pauses that let other requests run. */
+const ROWS_PER_STEP = 250;
 
 /** Where a column's values go: a field, or the currency of a money field. */
 interface Target {
@@ -26,45 +29,15 @@ interface Target {
   part: 'value' | 'currency';
 }
 
-/** The rows of a CSV (UTF-8, with or without a byte order mark) or of an XLSX file's first sheet. */
-export async function readTable(bytes: Buffer, fileName: string): Promise<Cell[][]> {
-  if (/\.xlsx$/i.test(fileName)) {
-    const workbook = new ExcelJS.Workbook();
-    try {
-      await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
-    } catch {
-      throw invalid({ file: 'This is not an Excel workbook (XLSX)' }, 'The file could not be read');
-    }
-    const sheet = workbook.worksheets[0];
-    const rows: Cell[][] = [];
-    sheet?.eachRow({ includeEmpty: true }, (row) => {
-      const values = (row.values as unknown[]).slice(1);
-      rows.push(values.map(cellOf));
-    });
-    return rows;
-  }
-  if (/\.csv$/i.test(fileName)) {
-    try {
-      return parse(bytes, { bom: true, relax_column_count: true, skip_empty_lines: true }) as string[][];
-    } catch (error) {
-      throw invalid({ file: `This CSV cannot be read: ${(error as Error).message}` }, 'The file could not be read');
-    }
-  }
+/**
+ * The rows of a CSV (UTF-8, with or without a byte order mark, or UTF-16
+ * with one) or of an XLSX file's first sheet, read as a stream under the
+ * limits of `tableLimits`.
+ */
+export function readTable(bytes: Buffer, fileName: string): AsyncGenerator<TableRow> {
+  if (/\.xlsx$/i.test(fileName)) return readXlsx(bytes);
+  if (/\.csv$/i.test(fileName)) return readCsv(bytes);
   throw new AppError(415, 'unsupported_media_type', 'Import a .csv or .xlsx file', { file: 'Expected .csv or .xlsx' });
-}
-
-/** An XLSX cell as text or a number: dates as YYYY-MM-DD, formulas by their result, rich text as its text. */
-function cellOf(value: unknown): Cell {
-  if (value === null || value === undefined) return null;
-  if (value instanceof Date) return value.toISOString().slice(0, 10);
-  if (typeof value === 'object') {
-    const v = value as { result?: unknown; richText?: { text: string }[]; text?: string; hyperlink?: string };
-    if ('result' in v) return cellOf(v.result);
-    if (v.richText) return v.richText.map((part) => part.text).join('');
-    if (typeof v.text === 'string') return v.text;
-    return null;
-  }
-  return value as Cell;
 }
 
 /**
@@ -150,56 +123,132 @@ export interface ImportOutcome {
   ignoredColumns: string[];
 }
 
-/**
- * Creates a record per row, all or none: every row is read and checked
- * against the create schema first (references by name), and any error
- * answers 400 naming each `<row>.<field>` with nothing written; then all rows
- * are written in one transaction.
- */
-export async function importRows(
-  database: Database,
-  entity: EntityDescription,
-  table: Cell[][],
-  actor: Actor,
-): Promise<ImportOutcome> {
-  const [headings = [], ...rows] = table;
-  // Each row with its number as a spreadsheet shows it (the heading is row 1); blank rows are passed over.
-  const data = rows
-    .map((cells, index) => ({ cells, number: index + 2 }))
-    .filter(({ cells }) => cells.some((cell) => cell !== null && String(cell).trim() !== ''));
-  if (data.length === 0) throw invalid({ file: 'The file has no rows under its heading row' }, 'Nothing to import');
-  if (data.length > MAX_IMPORT_ROWS) {
-    throw new AppError(413, 'too_large', `Import at most ${MAX_IMPORT_ROWS} rows at a time`, {
-      file: `${data.length} rows; at most ${MAX_IMPORT_ROWS}`,
-    });
-  }
-  const { targets, ignored } = targetsOf(entity, headings);
-  if (!targets.some(Boolean)) {
-    throw invalid({ file: 'No column heading names a field of these records' }, 'Nothing to import');
-  }
+/** Who imports, for the permission checks and the audit event. */
+export interface Importer {
+  actor: Actor;
+  ip: string;
+}
 
-  // References by name: collect every name first, then one query per referenced entity.
+/** A file the readers refused, as an answer: 413 for a limit of size, 400 otherwise. */
+function refusal(error: UnreadableTable): AppError {
+  if (error.tooLarge) return new AppError(413, 'too_large', error.message, { file: error.message });
+  return invalid({ file: error.message }, 'The file could not be read');
+}
+
+const isBlank = (cells: readonly Cell[]) => cells.every((cell) => cell === null || String(cell).trim() === '');
+
+/**
+ * 403 when a column sets a reference to records the importer may not read:
+ * matching names against them would tell which exist. Checked on the
+ * headings, before any name is looked up.
+ */
+function assertReferencesReadable(entity: EntityDescription, targets: readonly Target[], actor: Actor): void {
+  const refused = Object.entries(unreadableReferences(actor, entity, new Set(targets.map((t) => t.name))));
+  if (refused.length === 0) return;
+  const fields = Object.fromEntries(
+    refused.map(([name, missing]) => [
+      name,
+      `The column ${(allFields(entity)[name] as FieldDescription).label} needs ${missing.join(', ')}`,
+    ]),
+  );
+  const missing = [...new Set(refused.flatMap(([, permissions]) => permissions))];
+  throw new AppError(
+    403,
+    'forbidden',
+    `Your role does not allow this: importing ${refused.map(([name]) => name).join(', ')} needs ${missing.join(', ')}; remove the column or ask for the permission`,
+    fields,
+  );
+}
+
+/** The rows under the heading, each with only the cells of the columns that name a field. */
+interface ReadRows {
+  targets: Target[];
+  ignored: string[];
+  rows: TableRow[];
+}
+
+/**
+ * Reads the table as it streams: the first row that is not blank names the
+ * columns; blank rows are passed over; the 10,001st row is refused at once.
+ */
+async function readRows(entity: EntityDescription, table: AsyncIterable<TableRow>, actor: Actor): Promise<ReadRows> {
+  let heading: { targets: Target[]; columns: number[]; ignored: string[] } | undefined;
+  const rows: TableRow[] = [];
+  try {
+    for await (const row of table) {
+      if (isBlank(row.cells)) continue;
+      if (!heading) {
+        const { targets, ignored } = targetsOf(entity, row.cells);
+        const columns = targets.flatMap((target, i) => (target ? [i] : []));
+        if (columns.length === 0) {
+          throw invalid({ file: 'No column heading names a field of these records' }, 'Nothing to import');
+        }
+        heading = { targets: columns.map((i) => targets[i] as Target), columns, ignored };
+        assertReferencesReadable(entity, heading.targets, actor);
+        continue;
+      }
+      if (rows.length === MAX_IMPORT_ROWS) {
+        throw new AppError(413, 'too_large', `Import at most ${MAX_IMPORT_ROWS} rows at a time`, {
+          file: `More than ${MAX_IMPORT_ROWS} rows; at most ${MAX_IMPORT_ROWS}`,
+        });
+      }
+      const { columns } = heading;
+      rows.push({ number: row.number, cells: columns.map((i) => row.cells[i] ?? null) });
+    }
+  } catch (error) {
+    throw error instanceof UnreadableTable ? refusal(error) : error;
+  }
+  if (!heading || rows.length === 0) {
+    throw invalid({ file: 'The file has no rows under its heading row' }, 'Nothing to import');
+  }
+  return { targets: heading.targets, ignored: heading.ignored, rows };
+}
+
+/** Ids of the records the reference columns name, per referenced entity (reads, outside any transaction). */
+async function referencedIds(
+  database: Database,
+  targets: readonly Target[],
+  rows: readonly TableRow[],
+): Promise<Map<string, Map<string, number | 'ambiguous'>>> {
   const names = new Map<string, Set<string>>();
-  for (const { cells } of data) {
+  for (const { cells } of rows) {
     targets.forEach((target, i) => {
       const cell = cells[i];
-      if (target?.field.type !== 'reference' || !target.field.to || cell === null || cell === undefined) return;
+      if (target.field.type !== 'reference' || !target.field.to || cell === null || cell === undefined) return;
       const text = String(cell).trim();
       if (text) names.set(target.field.to, (names.get(target.field.to) ?? new Set()).add(text));
     });
   }
   const ids = new Map<string, Map<string, number | 'ambiguous'>>();
   for (const [to, set] of names) ids.set(to, await referenceIds(database, to, set));
+  return ids;
+}
 
+/**
+ * Creates a record per row, all or none. The file is read as a stream under
+ * limits, every row is checked against the create schema (references by
+ * name) outside any transaction, pausing now and then for other requests;
+ * any error answers 400 naming each `<row>.<field>` with nothing written.
+ * Then all rows are written in one short transaction of multi-row inserts,
+ * with an audit event.
+ */
+export async function importTable(
+  database: Database,
+  entity: EntityDescription,
+  table: AsyncIterable<TableRow>,
+  { actor, ip }: Importer,
+): Promise<ImportOutcome> {
+  const { targets, ignored, rows } = await readRows(entity, table, actor);
+  const ids = await referencedIds(database, targets, rows);
   const schema = createSchema(entity);
   const errors: Record<string, string> = {};
   let errorCount = 0;
   const bodies: Record<string, unknown>[] = [];
-  for (const { cells, number: rowNumber } of data) {
+  for (const [index, { cells, number: rowNumber }] of rows.entries()) {
+    if (index % ROWS_PER_STEP === ROWS_PER_STEP - 1) await yieldToOthers();
     const body: Record<string, unknown> = {};
     const rowErrors: Record<string, string> = {};
     targets.forEach((target, i) => {
-      if (!target) return;
       const cell = cells[i] ?? null;
       if (target.part === 'currency') {
         const currency = cellValue({ type: 'currency', label: '' }, cell);
@@ -234,11 +283,16 @@ export async function importRows(
   if (errorCount > 0) {
     throw invalid(
       errors,
-      `${errorCount} of ${data.length} rows cannot be imported; nothing was imported. Each error names its row and field.`,
+      `${errorCount} of ${rows.length} rows cannot be imported; nothing was imported. Each error names its row and field.`,
     );
   }
   await database.db.transaction(async (tx) => {
-    for (const body of bodies) await createRecord(database, entity, body, actor, {}, tx);
+    await createRecords(database, entity, bodies, actor, tx);
+    await recordAudit(
+      database,
+      { type: 'recordsImported', actorId: actor.userId, ip, details: `${entity.name}: ${bodies.length} records` },
+      tx,
+    );
   });
   return { created: bodies.length, ignoredColumns: ignored };
 }

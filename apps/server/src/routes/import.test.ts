@@ -2,6 +2,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInWithPermissions } from '../testing/accounts.ts';
 import { adminClient, type Factories, factories, unique } from '../testing/factories.ts';
+import { importFile as importFileTo } from '../testing/imports.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
 
 /**
@@ -19,21 +20,8 @@ afterAll(async () => {
   await server?.close();
 });
 
-interface Answer {
-  status: number;
-  body: { created?: number; ignoredColumns?: string[]; error?: { message: string; fields?: Record<string, string> } };
-}
-
-async function importFile(resource: string, name: string, bytes: Uint8Array | string, token?: string): Promise<Answer> {
-  const form = new FormData();
-  form.append('file', new Blob([bytes]), name);
-  const answer = await server.fetch(`/api/v1/${resource}/import`, {
-    method: 'POST',
-    body: form,
-    ...(token ? { headers: { authorization: `Bearer ${token}` } } : {}),
-  });
-  return { status: answer.status, body: (await answer.json()) as Answer['body'] };
-}
+const importFile = (resource: string, name: string, bytes: Uint8Array | string, token?: string) =>
+  importFileTo(server, resource, name, bytes, token);
 
 async function companiesIn(city: string): Promise<Record<string, unknown>[]> {
   const answer = await server.fetch(
@@ -127,6 +115,36 @@ describe('import', () => {
     expect(await companiesIn(`${city} again`)).toMatchObject([
       { name: 'Round One', revenue: { amount: 10, currency: 'USD' }, tags: ['x', 'y'] },
     ]);
+  });
+
+  it('takes back what an XLSX export wrote', async () => {
+    const city = unique('Workbook');
+    await make.company({ name: 'Sheet One', city, revenue: { amount: 12.5, currency: 'EUR' }, tags: ['a', 'b'] });
+    const exported = await server.fetch(
+      `/api/v1/companies/export?format=xlsx&select=name,city,revenue,tags&filter[city][eq]=${encodeURIComponent(city)}`,
+    );
+    expect(exported.status).toBe(200);
+    const answer = await importFile('companies', 'again.xlsx', new Uint8Array(await exported.arrayBuffer()));
+    expect(answer).toMatchObject({ status: 201, body: { created: 1, ignoredColumns: ['ID'] } });
+    expect(await companiesIn(city)).toMatchObject([
+      { name: 'Sheet One', revenue: { amount: 12.5, currency: 'EUR' }, tags: ['a', 'b'] },
+      { name: 'Sheet One', revenue: { amount: 12.5, currency: 'EUR' }, tags: ['a', 'b'] },
+    ]);
+  });
+
+  it('records one audit event per import that wrote rows, none for one refused', async () => {
+    const auditsOfImports = async () => {
+      const answer = await server.fetch('/api/v1/audit-events?filter[type][eq]=recordsImported&sort=-createdAt');
+      return ((await answer.json()) as { data: { details: string; actorId: number }[] }).data;
+    };
+    const before = (await auditsOfImports()).length;
+    expect((await importFile('companies', 'bad.csv', 'Name,Revenue\nAcme,lots\n')).status).toBe(400);
+    expect(
+      await importFile('companies', 'good.csv', `Name\n${unique('Audited')}\n${unique('Audited')}\n`),
+    ).toMatchObject({ status: 201, body: { created: 2 } });
+    const events = await auditsOfImports();
+    expect(events.length).toBe(before + 1);
+    expect(events[0]).toMatchObject({ details: 'companies: 2 records' });
   });
 
   it('refuses without the import right, other file types, files too large and files without rows', async () => {

@@ -8,7 +8,7 @@ import type { Config } from '../config.ts';
 import { currentDescription } from '../crud/custom-fields.ts';
 import type { Database } from '../db/client.ts';
 import { AppError, errorBodySchema } from '../http/errors.ts';
-import { importRows, MAX_IMPORT_ROWS, readTable } from '../io/import.ts';
+import { importTable, MAX_IMPORT_ROWS, readTable } from '../io/import.ts';
 
 /**
  * `POST /api/v1/{resource}/import`: a CSV or XLSX file (multipart, one part
@@ -55,7 +55,10 @@ export function registerImportRoutes(app: FastifyInstance, database: Database, c
             throw error;
           });
           const described = await currentDescription(database, entity);
-          const outcome = await importRows(database, described, await readTable(bytes, part.filename), request.actor);
+          const outcome = await importTable(database, described, readTable(bytes, part.filename), {
+            actor: request.actor,
+            ip: request.ip,
+          });
           return reply.code(201).send(outcome);
         },
       });

@@ -20,6 +20,7 @@ export const auditEventTypes = [
   'roleCreated',
   'roleUpdated',
   'roleDeleted',
+  'recordsImported',
 ] as const;
 export type AuditEventType = (typeof auditEventTypes)[number];
 
