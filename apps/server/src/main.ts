@@ -58,6 +58,9 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       log.error(`Requests still in progress after ${STOP_LIMIT_MS} ms: stopping without them`);
       process.exit(1);
     }, STOP_LIMIT_MS).unref();
+    // Closing ends the connections idle at that moment; a keep-alive connection
+    // whose request finishes later would hold the stop until its client lets go.
+    setInterval(() => app.server.closeIdleConnections(), 100).unref();
     app
       .close()
       .then(() => database.close())
