@@ -16,34 +16,44 @@ import { createRecord, getRecord, storedFilePath } from '../crud/records.ts';
 import { idParamsSchema, readableScope, sendRecord } from '../crud/routes.ts';
 import type { Database } from '../db/client.ts';
 import { AppError, errorBodySchema } from '../http/errors.ts';
-
-/** Extensions refused on upload: programs and scripts that a colleague could run by opening them. */
-const refusedExtensions = new Set([
-  '.exe',
-  '.dll',
-  '.com',
-  '.bat',
-  '.cmd',
-  '.msi',
-  '.scr',
-  '.ps1',
-  '.vbs',
-  '.js',
-  '.jar',
-  '.sh',
-  '.app',
-  '.apk',
-]);
+import { acceptedExtensions, decideFileType, type FileType, servedFileType } from '../io/file-types.ts';
 
 const uploadQuerySchema = z.strictObject({
   entity: z.enum(attachableEntities),
   recordId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER),
 });
 
-/** `attachment; filename="..."; filename*=UTF-8''...` for any name. */
+const MAX_NAME_LENGTH = 255;
+/** Control characters, and the direction marks that make `report\u202Efdp.exe` read as `report.exe.pdf`. */
+const unsafeNameCharacters = /[\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
+
+/** The name an upload is stored under: its last path segment, refused when it could mislead or break a header. */
+function uploadName(raw: string): string {
+  const name = (raw.split(/[/\\]/).pop() ?? '').trim();
+  const refuse = (message: string) => new AppError(400, 'validation_failed', message, { file: message });
+  if (name === '' || name === '.' || name === '..') throw refuse('Name the file');
+  if (name.length > MAX_NAME_LENGTH) throw refuse(`A file name has at most ${MAX_NAME_LENGTH} characters`);
+  if (unsafeNameCharacters.test(name)) throw refuse('A file name cannot contain control or text direction characters');
+  return name;
+}
+
+/**
+ * The name a download is saved under: the stored one (which a rename may
+ * have changed), without characters that could mislead, ending in an
+ * extension of the type the bytes were found to be, so that it opens as that.
+ */
+function downloadName(name: string, type: FileType | undefined): string {
+  const safe = name.replace(new RegExp(unsafeNameCharacters.source, 'gu'), '_');
+  if (!type || type.extensions.includes(path.extname(safe).toLowerCase())) return safe;
+  return `${safe}${type.extensions[0]}`;
+}
+
+/** `attachment; filename="..."; filename*=UTF-8''...` (RFC 6266 and 5987) for any name. */
 function contentDisposition(name: string): string {
   const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+  // encodeURIComponent leaves ' ( ) * as they are; RFC 5987 wants them encoded.
+  const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
 
 /**
@@ -64,7 +74,10 @@ export async function registerFileRoutes(app: FastifyInstance, database: Databas
     schema: {
       tags: [files.labelPlural],
       summary: 'Upload a file to a record',
-      description: `multipart/form-data with one part named \`file\`; the record is named in the query. At most ${config.maxUploadBytes} bytes (413 above).`,
+      description: `multipart/form-data with one part named \`file\`; the record is named in the query. At most ${config.maxUploadBytes} bytes (413 above).
+The type is decided from the bytes, never from the type the client sends: PDF, PNG, JPEG, GIF, WebP, Word, Excel and
+PowerPoint (Office Open XML without macros, or 97-2003), ZIP, and UTF-8 text or CSV, under a name ending in
+${acceptedExtensions.join(', ')} that matches the bytes; anything else answers 415.`,
       querystring: uploadQuerySchema,
       consumes: ['multipart/form-data'],
       response: { 201: recordSchema(files), 400: errorBodySchema, 413: errorBodySchema, 415: errorBodySchema },
@@ -77,12 +90,12 @@ export async function registerFileRoutes(app: FastifyInstance, database: Databas
       if (part?.fieldname !== 'file') {
         throw new AppError(400, 'validation_failed', 'Send one part named file', { file: 'Required' });
       }
-      const name = path.basename(part.filename || 'file').slice(0, 255);
-      if (refusedExtensions.has(path.extname(name).toLowerCase())) {
+      let name: string;
+      try {
+        name = uploadName(part.filename ?? '');
+      } catch (error) {
         part.file.resume();
-        throw new AppError(415, 'file_type_refused', `Files of type ${path.extname(name)} are not accepted`, {
-          file: 'This file type is not accepted',
-        });
+        throw error;
       }
       await mkdir(tmpDir, { recursive: true });
       await mkdir(filesDir, { recursive: true });
@@ -104,6 +117,10 @@ export async function registerFileRoutes(app: FastifyInstance, database: Databas
             file: 'Too large',
           });
         }
+        const decided = await decideFileType(tmp, size, name);
+        if ('refused' in decided) {
+          throw new AppError(415, 'file_type_refused', decided.refused, { file: decided.refused });
+        }
         const row = await database.db.transaction(async (tx) => {
           const created = await createRecord(
             database,
@@ -113,7 +130,7 @@ export async function registerFileRoutes(app: FastifyInstance, database: Databas
             {
               ...request.query,
               size,
-              contentType: part.mimetype || 'application/octet-stream',
+              contentType: decided.type.contentType,
               sha256: hash.digest('hex'),
             },
             tx,
@@ -150,11 +167,14 @@ export async function registerFileRoutes(app: FastifyInstance, database: Databas
         readableScope(files, request.actor),
       );
       const file = JSON.parse(row) as { name: string; size: number; contentType: string; sha256: string };
+      const type = servedFileType(file.contentType);
+      // Every header is the server's own text: the type from the allow-list, the name encoded.
       reply.headers({
-        'content-type': file.contentType,
+        'content-type': type?.contentType ?? 'application/octet-stream',
         'content-length': String(file.size),
-        'content-disposition': contentDisposition(file.name),
+        'content-disposition': contentDisposition(downloadName(file.name, type)),
         'x-content-type-options': 'nosniff',
+        'content-security-policy': "default-src 'none'; sandbox",
         etag: `"${file.sha256}"`,
       });
       return reply.send(createReadStream(storedFilePath(config.dataDir, request.params.id)));
