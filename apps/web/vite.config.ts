@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
@@ -6,11 +7,27 @@ import { bootScript } from './src/app/boot-script.ts';
 /** The JavaScript a first visit must load before anything shows, gzipped. */
 const INITIAL_JS_BUDGET_BYTES = 300 * 1024;
 
-/** Puts the theme and language boot script into index.html, inline, before any stylesheet or module. */
+/**
+ * Serves the theme and language boot script as a file of its own, named by its
+ * content, and puts a classic <script src> for it into index.html before any
+ * stylesheet or module: it still runs before the first paint, and the
+ * Content-Security-Policy needs no inline script (docs/decisions/0011).
+ */
 function bootScriptPlugin(): Plugin {
+  const source = bootScript();
+  const fileName = `assets/boot-${createHash('sha256').update(source).digest('base64url').slice(0, 8)}.js`;
   return {
     name: 'data-platform-boot-script',
-    transformIndexHtml: (html) => html.replace(/<!-- boot-script:[^>]*-->/, `<script>${bootScript()}</script>`),
+    configureServer(server) {
+      server.middlewares.use(`/${fileName}`, (_request, response) => {
+        response.setHeader('content-type', 'text/javascript');
+        response.end(source);
+      });
+    },
+    generateBundle() {
+      this.emitFile({ type: 'asset', fileName, source });
+    },
+    transformIndexHtml: (html) => html.replace(/<!-- boot-script:[^>]*-->/, `<script src="/${fileName}"></script>`),
   };
 }
 

@@ -1,3 +1,5 @@
+// First: before any schema parses.
+import './app/zod-without-eval.ts';
 import '@fontsource-variable/inter/wght.css';
 import '@mantine/core/styles.css';
 import './app/global.css';

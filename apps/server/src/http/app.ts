@@ -25,6 +25,7 @@ import { registerUserRoutes } from '../routes/users.ts';
 import { installAuth } from './auth.ts';
 import { AppError, errorBodySchema, installErrorHandler } from './errors.ts';
 import { requestLogFields } from './log-redaction.ts';
+import { apiReferenceContentSecurityPolicy, installSecurityHeaders } from './security-headers.ts';
 
 export interface AppOptions {
   config: Config;
@@ -52,6 +53,7 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
   // response schemas document them in OpenAPI without re-validating each row.
   app.setSerializerCompiler(() => (data) => (typeof data === 'string' ? data : JSON.stringify(data)));
   installErrorHandler(app, mapDatabaseError);
+  installSecurityHeaders(app, config);
 
   installAuth(app, database, config);
 
@@ -70,7 +72,7 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
     transform: jsonSchemaTransform,
     transformObject: jsonSchemaTransformObject,
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', staticCSP: apiReferenceContentSecurityPolicy });
 
   const api = app.withTypeProvider<ZodTypeProvider>();
   api.get('/api/openapi.json', { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
