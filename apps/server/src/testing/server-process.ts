@@ -1,8 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
+import { openDatabase } from '../db/client.ts';
 import { createScratchDatabase, TEST_ADMIN_EMAIL, TEST_ADMIN_PASSWORD } from './test-server.ts';
 
 /**
@@ -55,6 +57,15 @@ export async function serverData(kind: 'pglite' | 'postgres'): Promise<ServerDat
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (kind === 'postgres' && !adminUrl) throw new Error('A PostgreSQL server process needs TEST_DATABASE_URL');
   const scratch = kind === 'postgres' && adminUrl ? await createScratchDatabase(adminUrl) : undefined;
+  const template = inject('pgliteTemplate');
+  if (!scratch && template) {
+    // A copy of the migrated cluster the test run made once (global-setup.ts): the child skips initdb and migrations.
+    const database = await openDatabase({
+      dataDir: path.join(dataDir, 'pglite'),
+      loadDataDir: new Blob([await readFile(template)]),
+    });
+    await database.close();
+  }
   return {
     dataDir,
     databaseUrl: scratch?.url,
