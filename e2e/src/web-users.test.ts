@@ -223,7 +223,7 @@ describe('users and roles screens', () => {
     const companies = ['read', 'create', 'update', 'delete', 'import', 'export'].map((a) => `companies:${a}`);
     const exports = permissionResources.filter((r) => r !== 'companies').map((r) => `${r}:export`);
     expect(await stored()).toEqual([...companies, ...exports, 'deals:read'].sort());
-    await table.getByText('16 of 60 data rights').waitFor();
+    await table.getByText('15 of 54 data rights').waitFor();
 
     await table.getByRole('button', { name: 'Edit Analyst' }).click();
     const edit = page.getByRole('dialog', { name: 'Edit the role Analyst' });
@@ -254,12 +254,18 @@ describe('users and roles screens', () => {
     await page.context().close();
   });
 
-  it('a Viewer sees the users but cannot invite, edit, delete or manage roles', async () => {
-    const invited = uniqueAddress('pending-invite');
-    await invite(server, invited, 'Viewer');
-    const viewer = await activeUser(server, 'Viewer');
+  it('someone who sees accounts (users:read) but does not manage them cannot invite, edit, delete or manage roles', async () => {
+    const roleName = `Readers${Date.now()}`;
+    const role = await server.fetch('/api/v1/roles', {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ name: roleName, permissions: ['users:read', 'companies:read'] }),
+    });
+    expect(role.status).toBe(201);
+    await invite(server, uniqueAddress('pending-invite'), 'Viewer');
+    const reader = await activeUser(server, roleName);
     const page = await newPage(browser);
-    await openSignedIn(page, `${server.url}/users`, viewer.email, viewer.password);
+    await openSignedIn(page, `${server.url}/users`, reader.email, reader.password);
     await page.getByRole('heading', { name: 'Users', exact: true }).waitFor();
     await page
       .getByRole('link', { name: /^Show / })
@@ -276,6 +282,20 @@ describe('users and roles screens', () => {
     expect(await page.getByRole('dialog').count()).toBe(0);
     await page.goto(`${server.url}/roles`);
     await page.getByText('Forbidden').first().waitFor();
+    await page.context().close();
+  });
+
+  it('a Viewer (no users:read) gets neither the Users screens nor roles, and cannot invite', async () => {
+    const viewer = await activeUser(server, 'Viewer');
+    const page = await newPage(browser);
+    await openSignedIn(page, `${server.url}/companies`, viewer.email, viewer.password);
+    const sidebar = page.getByRole('navigation');
+    await sidebar.getByRole('link', { name: 'Companies' }).first().waitFor();
+    expect(await sidebar.getByRole('link', { name: 'Users' }).count()).toBe(0);
+    for (const path of ['/users', '/users?create=1', '/users/1/show', '/roles']) {
+      await page.goto(`${server.url}${path}`);
+      await page.getByText('Forbidden').first().waitFor();
+    }
 
     // The server refuses as well.
     const refused = await fetch(`${server.url}/api/v1/users/invitations`, {

@@ -1,5 +1,8 @@
 import { allPermissions, type Permission } from '@data-platform/shared/permissions';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { configFromEnv } from '../config.ts';
+import { bootstrapAccounts } from '../domain/bootstrap.ts';
 import { type AccountServer, invitedUser, roleIdOf, type TestUser, uniqueEmail } from '../testing/accounts.ts';
 import {
   type Answer,
@@ -65,7 +68,9 @@ describe('a role manager', () => {
   it('cannot grant its own role every permission, nor one it does not hold', async () => {
     const own = await admin.get(`/api/v1/roles/${ownRoleId}`);
     for (const permissions of [allPermissions, [...held, 'companies:delete'], [...held, 'users:read']]) {
-      expectBeyondRights(await manager.api.patch(`/api/v1/roles/${ownRoleId}`, { permissions }, Number(own.body.version)));
+      expectBeyondRights(
+        await manager.api.patch(`/api/v1/roles/${ownRoleId}`, { permissions }, Number(own.body.version)),
+      );
     }
     expect((await admin.get(`/api/v1/roles/${ownRoleId}`)).body.permissions).toEqual(held);
     // Narrowing itself is within its rights.
@@ -263,3 +268,16 @@ function expectForbiddenJoin(answer: Answer<unknown>) {
   expect(answer.status, JSON.stringify(answer.body)).toBe(403);
   expect(errorOf(answer).message).toContain('users:read');
 }
+
+describe('an existing database', () => {
+  it('gives the Administrator role the permissions a later version adds, at start', async () => {
+    await server.database.rows(
+      sql`update roles set permissions = array_remove(permissions, 'users:read') where name = 'Administrator'`,
+    );
+    await bootstrapAccounts(server.database, configFromEnv({ LOG_LEVEL: 'silent' }));
+    const [role] = await server.database.rows<{ permissions: string[] }>(
+      sql`select permissions from roles where name = 'Administrator'`,
+    );
+    expect(new Set(role?.permissions)).toEqual(new Set(allPermissions));
+  });
+});

@@ -11,6 +11,7 @@ import { Alert, Button, Checkbox, Group, Modal, Stack, Table, Text, Textarea, Te
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
+import { useAppSelector } from '../../store/hooks.ts';
 import { isApiFailure } from '../../store/http.ts';
 import { type RoleBody, type RoleRow, useCreateRoleMutation, useUpdateRoleMutation } from './users-api.ts';
 
@@ -44,12 +45,16 @@ export function RoleModal({ role, onClose }: { role?: RoleRow; onClose: () => vo
   const [failure, setFailure] = useState<string>();
   const [create, creating] = useCreateRoleMutation();
   const [update, updating] = useUpdateRoleMutation();
-  const readOnly = role?.builtIn === true;
+  const mine = useAppSelector((state) => state.auth.currentUser?.user.role?.permissions) ?? [];
+  const held = (permission: Permission) => mine.includes(permission);
+  // The API refuses to put in a role what the editor does not hold, or to change a role wider than them.
+  const builtIn = role?.builtIn === true;
+  const readOnly = builtIn || (role !== undefined && !role.permissions.every(held));
 
   const toggle = (permissions: Permission[], on: boolean) =>
     setGranted((current) => {
       const next = new Set(current);
-      for (const permission of permissions) {
+      for (const permission of permissions.filter(held)) {
         if (on) next.add(permission);
         else next.delete(permission);
       }
@@ -115,7 +120,7 @@ export function RoleModal({ role, onClose }: { role?: RoleRow; onClose: () => vo
         <Stack>
           {readOnly ? (
             <Alert color="blue" role="status">
-              {t('roles.builtInHint')}
+              {builtIn ? t('roles.builtInHint') : t('roles.beyondHint')}
             </Alert>
           ) : null}
           <TextInput
@@ -181,7 +186,7 @@ export function RoleModal({ role, onClose }: { role?: RoleRow; onClose: () => vo
                               action: t(`matrix.actions.${action}`),
                             })}
                             checked={granted.has(permission)}
-                            disabled={readOnly}
+                            disabled={readOnly || !held(permission)}
                             onChange={(event) => toggle([permission], event.currentTarget.checked)}
                           />
                         </Group>
@@ -203,7 +208,7 @@ export function RoleModal({ role, onClose }: { role?: RoleRow; onClose: () => vo
                   label={t(`matrix.admin.${permission.replace(':', '_')}`)}
                   description={t(`matrix.admin.${permission.replace(':', '_')}_hint`)}
                   checked={granted.has(permission)}
-                  disabled={readOnly}
+                  disabled={readOnly || !held(permission)}
                   onChange={(event) =>
                     toggle(withImplied([permission], event.currentTarget.checked), event.currentTarget.checked)
                   }

@@ -1,5 +1,6 @@
 import { allFields } from '@data-platform/shared/entities/entity';
 import { users } from '@data-platform/shared/entities/users';
+import type { Permission } from '@data-platform/shared/permissions';
 import { Alert, Badge, Button, Card, Group, Loader, Stack, Table, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
@@ -45,7 +46,11 @@ export function UserShowPage() {
   const manages = holds(me, ['users:manage']);
   const [editing, { open: edit, close: closeEdit }] = useDisclosure(false);
   const [confirming, { open: confirm, close: cancel }] = useDisclosure(false);
-  const join = useMemo(() => referenceJoins(users), []);
+  // The role's permissions too: only someone holding all of them may act on the user (the API's rule).
+  const join = useMemo(
+    () => [...referenceJoins(users).filter((j) => !j.startsWith('role(')), 'role(name,permissions)'],
+    [],
+  );
   const valid = Number.isSafeInteger(id) && id > 0;
   const { data: user, error, isLoading } = useRecordQuery({ resource: 'users', id, join }, { skip: !valid });
   const [remove, removing] = useDeleteUserMutation();
@@ -62,7 +67,8 @@ export function UserShowPage() {
   const name = String(user.fullName ?? user.email);
   const status = String(user.status);
   const fields = allFields(users);
-  const changeable = manages && status !== 'deleted';
+  const rolePermissions = ((user.role as { permissions?: Permission[] } | null)?.permissions ?? []) as Permission[];
+  const changeable = manages && status !== 'deleted' && holds(me, rolePermissions);
 
   const onDelete = async () => {
     const result = await remove(id);
