@@ -162,17 +162,31 @@ function keysetSql(keys: OrderKey[], values: unknown[]): SQL {
   return condition ?? sql`true`;
 }
 
+/** The rows of the entity (as the root row) a reader its `limitedRead` limits may see, if it limits rows. */
+export function limitedRowsWhere(entity: EntityDescription): SQL | undefined {
+  const rows = entity.limitedRead?.rows;
+  return rows ? whereSql(entity, { where: { field: rows.field, op: 'in', value: [...rows.oneOf] } }) : undefined;
+}
+
+/** `and` a condition keeping a joined row (as `alias`) only when a limited reader may see it. */
+function joinedRowsSql(target: EntityDescription, alias: string, join: JoinSpec): SQL {
+  const where = join.limitedRows ? limitedRowsWhere(target) : undefined;
+  if (!where) return sql``;
+  return sql` and ${column(alias, 'id')} in (select ${column(ROOT, 'id')} from ${sql.identifier(target.table)} ${sql.identifier(ROOT)} where ${where})`;
+}
+
 function joinSql(entity: EntityDescription, join: JoinSpec, index: number): SQL {
   const target = findEntity(join.target);
   if (!target) throw new Error(`Unknown resource ${join.target}`);
   const alias = `j${index}`;
+  const rows = joinedRowsSql(target, alias, join);
   const names = ['id', ...join.fields.filter((f) => f !== 'id')];
   const order = sql`${valueExpr(alias, target.display)}, ${column(alias, 'id')}`;
   const named = entity.relations?.[join.relation];
   if (named?.kind === 'hasMany') {
     const fk = column(alias, columnName(named.foreignKey));
     return sql`(select coalesce(jsonb_agg(${rowJson(target, alias, names)} order by ${order}), '[]'::jsonb)
-      from ${sql.identifier(target.table)} ${sql.identifier(alias)} where ${fk} = ${column(ROOT, 'id')})`;
+      from ${sql.identifier(target.table)} ${sql.identifier(alias)} where ${fk} = ${column(ROOT, 'id')}${rows})`;
   }
   if (named?.kind === 'manyToMany') {
     const via = findEntity(named.via);
@@ -183,14 +197,14 @@ function joinSql(entity: EntityDescription, join: JoinSpec, index: number): SQL 
     return sql`(select coalesce(jsonb_agg(${row} order by ${order}), '[]'::jsonb)
       from ${sql.identifier(via.table)} ${sql.identifier(link)}
       join ${sql.identifier(target.table)} ${sql.identifier(alias)} on ${column(alias, 'id')} = ${column(link, columnName(named.target))}
-      where ${column(link, columnName(named.from))} = ${column(ROOT, 'id')})`;
+      where ${column(link, columnName(named.from))} = ${column(ROOT, 'id')}${rows})`;
   }
   const fk = Object.keys(allFields(entity)).find(
     (f) => referenceRelationName(f) === join.relation && f !== join.relation,
   );
   if (!fk) throw new Error(`Unknown relation ${join.relation}`);
   return sql`(select ${rowJson(target, alias, names)} from ${sql.identifier(target.table)} ${sql.identifier(alias)}
-    where ${column(alias, 'id')} = ${column(ROOT, columnName(fk))})`;
+    where ${column(alias, 'id')} = ${column(ROOT, columnName(fk))}${rows})`;
 }
 
 /** The jsonb of a root row with the selected fields and joins. */

@@ -8,7 +8,7 @@ import type { Actor } from '../auth/actor.ts';
 import { userWithinRightsSql } from '../auth/rights.ts';
 import { columnName } from '../db/columns.ts';
 import { forbidden } from '../http/errors.ts';
-import { type ListScope, whereSql } from './list-compiler.ts';
+import { type ListScope, limitedRowsWhere } from './list-compiler.ts';
 import { column } from './sql-fragments.ts';
 
 /**
@@ -19,10 +19,9 @@ import { column } from './sql-fragments.ts';
  */
 export function limitedRowsScope(entity: EntityDescription, actor: Actor): ListScope | undefined {
   const parts: SQL[] = [];
-  const limit = entity.limitedRead;
-  if (limit?.rows && !actor.permissions.has(limit.permission)) {
-    parts.push(whereSql(entity, { where: { field: limit.rows.field, op: 'in', value: [...limit.rows.oneOf] } }));
-  }
+  const limited = entity.limitedRead && !actor.permissions.has(entity.limitedRead.permission);
+  const rows = limited ? limitedRowsWhere(entity) : undefined;
+  if (rows) parts.push(rows);
   if (entity.privateTo) {
     const administrator = allPermissions.every((p) => actor.permissions.has(p));
     parts.push(administrator ? userWithinRightsSql(actor, column('t', columnName(entity.privateTo))) : sql`false`);
@@ -31,14 +30,17 @@ export function limitedRowsScope(entity: EntityDescription, actor: Actor): ListS
 }
 
 /**
- * 403 when a join asks for fields of the joined entity the actor may not read
- * (`join=createdBy(email)` by a user without `users:read`).
+ * Joins as the actor may have them: 403 when one asks for fields of the
+ * joined entity the actor may not read (`join=createdBy(email)` without
+ * `users:read`), and each join to such an entity marked to embed only the
+ * rows the actor may see (an owner who is still only invited is not named).
  */
-export function assertJoinedFieldsReadable(actor: Actor, query: Pick<ListQuery, 'join'>): void {
+export function limitJoins(actor: Actor, query: Pick<ListQuery, 'join'>): void {
   for (const join of query.join) {
     const target = findEntity(join.target);
-    if (!target?.limitedRead) continue;
+    if (!target?.limitedRead || actor.permissions.has(target.limitedRead.permission)) continue;
     const readable = allFields(readableDescription(target, actor.permissions));
     if (join.fields.some((name) => !Object.hasOwn(readable, name))) throw forbidden([target.limitedRead.permission]);
+    join.limitedRows = true;
   }
 }

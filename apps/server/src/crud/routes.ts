@@ -24,7 +24,7 @@ import { AppError, errorBodySchema, notFound, validateBody } from '../http/error
 import { type ExportFormat, exportColumns, exportContentTypes, exportFormats, exportStream } from '../io/export.ts';
 import { currentDescription } from './custom-fields.ts';
 import { attachmentScope, type ListScope, relationScope } from './list-compiler.ts';
-import { assertJoinedFieldsReadable, limitedRowsScope } from './read-limits.ts';
+import { limitedRowsScope, limitJoins } from './read-limits.ts';
 import { createRecord, deleteRecord, getRecord, type ListPage, listRecords, updateRecord } from './records.ts';
 
 export const idParamsSchema = z.object({
@@ -85,10 +85,10 @@ export function versionFromIfMatch(header: string | undefined, required: boolean
 
 const errorResponses = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
 
-/** Joins embed only what the actor may read. */
+/** Joins embed only what the actor may read (see `limitJoins`). */
 function assertJoinsReadable(actor: Actor, query: Pick<ListQuery, 'join'>) {
   for (const join of query.join) assertCanRead(actor, join.target);
-  assertJoinedFieldsReadable(actor, query);
+  limitJoins(actor, query);
 }
 
 /** The rows the actor may read: see `attachedScope` and `limitedRowsScope`. */

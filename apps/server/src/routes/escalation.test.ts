@@ -257,9 +257,19 @@ describe('a user without users:read', () => {
     const joined = await viewer.api.get(`/api/v1/companies/${company.id}`, { join: 'createdBy,updatedBy(fullName)' });
     noEmail(joined);
     expect(joined.body.createdBy).toMatchObject({ fullName: expect.any(String) });
-    const exported = await viewer.api.send<string>('GET', '/api/v1/companies/export?select=name,createdById');
+    // An owner who is still only invited goes by their email: not named to this reader.
+    const owned = await make.company({ ownerId: invitedId });
+    expect((await admin.get(`/api/v1/companies/${owned.id}`, { join: 'owner' })).body.owner).toMatchObject({
+      fullName: expect.stringContaining('@'),
+    });
+    const ownedAsViewer = await viewer.api.get(`/api/v1/companies/${owned.id}`, { join: 'owner' });
+    noEmail(ownedAsViewer);
+    expect(ownedAsViewer.body.owner).toBeNull();
+    noEmail(await viewer.api.list('/api/v1/companies', { 'filter[id]': owned.id, join: 'owner,createdBy' }));
+    const exported = await viewer.api.send<string>('GET', '/api/v1/companies/export?select=name,createdById,ownerId');
     expect(exported.status).toBe(200);
     expect(exported.body).toContain(String(company.name));
+    expect(exported.body).toContain(String(owned.name));
     expect(exported.body).not.toContain('@');
   });
 });

@@ -35,6 +35,8 @@ export interface JoinSpec {
   /** the resource the relation leads to */
   target: string;
   fields: string[];
+  /** Set by the server for a reader the target's `limitedRead` limits: embed only the rows they may see. */
+  limitedRows?: boolean;
 }
 
 /** A validated list request: every field name is known to the entity description. */
