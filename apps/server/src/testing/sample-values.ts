@@ -1,5 +1,7 @@
+import { customFieldTypes, customizableResources, optionTypes } from '@data-platform/shared/entities/custom-fields';
 import { allFields, type EntityDescription, isWritable } from '@data-platform/shared/entities/entity';
 import type { FieldDescription, FieldType } from '@data-platform/shared/fields/field-types';
+import type { ApiClient } from './factories.ts';
 
 /** Keeps a sample number within the field's bounds. */
 function within(field: FieldDescription, n: number): number {
@@ -50,4 +52,19 @@ export function sampleValues(entity: EntityDescription, names: readonly string[]
     values[name] = sampleValue(field, n);
   }
   return values;
+}
+
+/**
+ * One custom field of every custom type on every record type that takes
+ * them, defined over HTTP as an administrator would; optional, so that
+ * records made without them stay valid.
+ */
+export async function defineEveryCustomFieldType(api: ApiClient): Promise<void> {
+  for (const entity of customizableResources) {
+    for (const type of customFieldTypes) {
+      const options = optionTypes.has(type) ? ['Alpha', 'Beta', 'Gamma'] : undefined;
+      const answer = await api.post('/api/v1/custom-data', { entity, name: `Every ${type}`, type, options });
+      if (answer.status !== 201) throw new Error(`Defining ${entity} ${type}: ${JSON.stringify(answer.body)}`);
+    }
+  }
 }
