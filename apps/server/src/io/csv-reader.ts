@@ -3,8 +3,8 @@ import { Readable } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';
 import { checkCellLength, checkRowCount, type TableRow, tableLimits, UnreadableTable, yieldToOthers } from './table.ts';
 
-/** Bytes decoded and parsed per step, between which other requests run (about a millisecond of work). */
-const CHUNK_BYTES = 64 * 1024;
+/** Bytes decoded and parsed per step, between which other requests run (a few milliseconds of work at most). */
+const CHUNK_BYTES = 16 * 1024;
 /** Characters of one record, its cells together: ten cells at the longest a cell may be. */
 const MAX_RECORD_CHARS = 10 * tableLimits.cellChars;
 

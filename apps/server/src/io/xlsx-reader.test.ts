@@ -2,7 +2,7 @@ import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import { entry, repeatedEntry, sheetHead, sheetTail, sheetXml, workbookEntries, zip } from '../testing/zip.ts';
 import { type TableRow, UnreadableTable } from './table.ts';
-import { MAX_INFLATED_BYTES, readXlsx } from './xlsx-reader.ts';
+import { readXlsx, xlsxLimits } from './xlsx-reader.ts';
 
 /**
  * The bounded XLSX reader: what Excel (and our export, through exceljs)
@@ -10,14 +10,14 @@ import { MAX_INFLATED_BYTES, readXlsx } from './xlsx-reader.ts';
  * refused as they are read.
  */
 
-async function rowsOf(bytes: Buffer): Promise<TableRow[]> {
+async function rowsOf(bytes: Buffer, limits = xlsxLimits): Promise<TableRow[]> {
   const rows: TableRow[] = [];
-  for await (const row of readXlsx(bytes)) rows.push(row);
+  for await (const row of readXlsx(bytes, limits)) rows.push(row);
   return rows;
 }
 
-async function refusalOf(bytes: Buffer): Promise<UnreadableTable> {
-  const error = await rowsOf(bytes).then(
+async function refusalOf(bytes: Buffer, limits = xlsxLimits): Promise<UnreadableTable> {
+  const error = await rowsOf(bytes, limits).then(
     () => undefined,
     (e: unknown) => e,
   );
@@ -74,7 +74,7 @@ describe('readXlsx', () => {
     expect(refused.tooLarge).toBe(false);
   });
 
-  it('refuses a sheet of a million rows at the 20,001st, and a sheet that inflates past the limit at the limit', async () => {
+  it('refuses a sheet of a million rows at the 20,001st, a sheet that inflates like a bomb, and one past the total', async () => {
     const rows = await repeatedEntry(
       'sheet',
       [Buffer.from(sheetHead), Buffer.from('<row><c><v>1</v></c></row>'), Buffer.from(sheetTail)],
@@ -86,15 +86,25 @@ describe('readXlsx', () => {
 
     // 300 MB of blank space between empty cells: no row, column or cell limit is reached first.
     const padding = `<c/>${' '.repeat(64 * 1024)}`;
-    const bytes = await repeatedEntry(
+    const blank = await repeatedEntry(
       'sheet',
       [Buffer.from(`${sheetHead}<row r="1">`), Buffer.from(padding), Buffer.from(`</row>${sheetTail}`)],
       Math.ceil((300 * 1024 * 1024) / padding.length),
     );
-    expect(bytes.size).toBeGreaterThan(3 * MAX_INFLATED_BYTES);
-    const tooMuch = await refusalOf(zip(await workbookEntries(bytes)));
+    const bomb = zip(await workbookEntries(blank));
+    const tooDense = await refusalOf(bomb);
+    expect(tooDense.message).toBe(
+      'This workbook unzips to more than 100 times its size, which no spreadsheet does; it is refused as a zip bomb',
+    );
+    expect(tooDense.tooLarge).toBe(true);
+    // The same without the ratio, against a total of 1 MB.
+    const tooMuch = await refusalOf(bomb, {
+      ...xlsxLimits,
+      inflateRatio: Number.POSITIVE_INFINITY,
+      inflatedBytes: 1024 * 1024,
+    });
     expect(tooMuch.message).toBe(
-      `This workbook holds more than ${MAX_INFLATED_BYTES / 1024 / 1024} MB of data once unzipped; import its rows in smaller files`,
+      'This workbook holds more than 1 MB of data once unzipped; import its rows in smaller files',
     );
     expect(tooMuch.tooLarge).toBe(true);
   });

@@ -21,20 +21,39 @@ import {
  * requests run between chunks. Every limit is checked as the bytes arrive.
  */
 
-/** Entries the zip may list: a workbook has tens (sheets, styles, theme, properties). */
-const MAX_ENTRIES = 1_000;
-/**
- * Bytes the parts read may inflate to, together. The largest import (10,000
- * rows) of a hundred filled columns is about 55 MB of sheet XML as exceljs
- * writes it (53 bytes a cell, measured on an export); a sheet of hundreds of
- * megabytes is refused as soon as it passes this, after 2 to 5 seconds of
- * parsing that other requests share the processor with.
- */
-export const MAX_INFLATED_BYTES = 64 * 1024 * 1024;
-/** Strings the shared table may hold: one for every cell of 10,000 rows of 100 columns. */
-const MAX_SHARED_STRINGS = 1_000_000;
-/** Characters of all shared strings together (each string is held until the sheet has been read). */
-const MAX_SHARED_CHARS = 50_000_000;
+/** What reading one workbook may take; each bound is checked as the bytes arrive. */
+export interface XlsxLimits {
+  /** Entries the zip may list. */
+  entries: number;
+  /** Bytes the parts read may inflate to, together. */
+  inflatedBytes: number;
+  /** How many times its stored size a part may inflate to, once past `ratioGraceBytes`. */
+  inflateRatio: number;
+  ratioGraceBytes: number;
+  /** Strings the shared table may hold, and their characters together (all held until the sheet is read). */
+  sharedStrings: number;
+  sharedChars: number;
+  /** Cell formats a workbook may define. */
+  styles: number;
+}
+
+export const xlsxLimits: XlsxLimits = {
+  // A workbook has tens (sheets, styles, theme, properties).
+  entries: 1_000,
+  // The largest import (10,000 rows) of a hundred filled columns is about 55 MB of sheet XML as exceljs
+  // writes it (53 bytes a cell, measured on an export); parsing 64 MB takes seconds, shared with other requests.
+  inflatedBytes: 64 * 1024 * 1024,
+  // Spreadsheet XML deflates about 10 to 1; a bomb 1,000 to 1. Apache POI refuses parts over 100 to 1
+  // (ZipSecureFile's minimum inflate ratio, 0.01); past 10 MB so that no small part is ever refused for it.
+  inflateRatio: 100,
+  ratioGraceBytes: 10 * 1024 * 1024,
+  // One for every cell of 10,000 rows of 100 columns; 50 million characters are 50 to 100 MB held.
+  sharedStrings: 1_000_000,
+  sharedChars: 50_000_000,
+  // Excel's own limit.
+  styles: 64_000,
+};
+
 /** The longest piece of XML (a text, a tag with its attributes) held while it is read: a cell at its limit, escaped. */
 const MAX_TOKEN_CHARS = 10 * tableLimits.cellChars;
 /** Inflated bytes handed to the XML parser at a time. */
@@ -49,7 +68,7 @@ interface Entry {
 }
 
 /** The zip's entries by name, from its central directory; refuses what an XLSX never is. */
-function centralDirectory(bytes: Buffer): Map<string, Entry> {
+function centralDirectory(bytes: Buffer, limits: XlsxLimits): Map<string, Entry> {
   // The end record is 22 bytes plus a comment of at most 65,535, at the very end.
   let end = -1;
   for (let i = bytes.length - 22; i >= Math.max(0, bytes.length - 22 - 0xffff); i--) {
@@ -64,9 +83,9 @@ function centralDirectory(bytes: Buffer): Map<string, Entry> {
   const offset = bytes.readUInt32LE(end + 16);
   // Zip64 marks its counts and offsets with all ones; a workbook that needs it is far over the upload limit.
   if (count === 0xffff || size === 0xffffffff || offset === 0xffffffff) throw notWorkbook();
-  if (count > MAX_ENTRIES) {
+  if (count > limits.entries) {
     throw new UnreadableTable(
-      `This file's zip lists ${count.toLocaleString('en')} entries; an Excel workbook has tens (at most ${MAX_ENTRIES.toLocaleString('en')} are read)`,
+      `This file's zip lists ${count.toLocaleString('en')} entries; an Excel workbook has tens (at most ${limits.entries.toLocaleString('en')} are read)`,
     );
   }
   if (offset + size > end) throw notWorkbook();
@@ -101,19 +120,33 @@ function storedBytes(bytes: Buffer, entry: Entry): Buffer {
   return bytes.subarray(start, end);
 }
 
-/** An entry's bytes as they inflate, a chunk at a time (zip methods 0, stored, and 8, deflated; Excel uses no other). */
-async function* entryChunks(bytes: Buffer, entry: Entry): AsyncGenerator<Buffer> {
+/**
+ * An entry's bytes as they inflate, a chunk at a time (zip methods 0, stored,
+ * and 8, deflated; Excel uses no other), refused when they grow past the
+ * inflate ratio: counted on the bytes the inflater has actually consumed.
+ */
+async function* entryChunks(bytes: Buffer, entry: Entry, limits: XlsxLimits): AsyncGenerator<Buffer> {
   const stored = storedBytes(bytes, entry);
   if (entry.method === 0) {
     for (let i = 0; i < stored.length; i += CHUNK_BYTES) yield stored.subarray(i, i + CHUNK_BYTES);
     return;
   }
   if (entry.method !== 8) throw notWorkbook();
-  // A stream, so that the output is made as it is read: a bomb inflates only as far as the limit.
+  // A stream, so that the output is made as it is read: a bomb inflates only as far as a limit.
   const inflater = createInflateRaw({ chunkSize: CHUNK_BYTES });
   inflater.end(stored);
+  let inflated = 0;
   try {
-    for await (const chunk of inflater) yield chunk as Buffer;
+    for await (const chunk of inflater) {
+      inflated += (chunk as Buffer).length;
+      if (inflated > limits.ratioGraceBytes && inflated > limits.inflateRatio * inflater.bytesWritten) {
+        throw new UnreadableTable(
+          `This workbook unzips to more than ${limits.inflateRatio} times its size, which no spreadsheet does; it is refused as a zip bomb`,
+          true,
+        );
+      }
+      yield chunk as Buffer;
+    }
   } catch (error) {
     if (error instanceof UnreadableTable) throw error;
     throw notWorkbook();
@@ -139,8 +172,11 @@ class PartReader {
   private readonly entries: Map<string, Entry>;
   private inflated = 0;
 
-  constructor(private readonly bytes: Buffer) {
-    this.entries = centralDirectory(bytes);
+  constructor(
+    private readonly bytes: Buffer,
+    readonly limits: XlsxLimits,
+  ) {
+    this.entries = centralDirectory(bytes, limits);
   }
 
   has(name: string): boolean {
@@ -189,11 +225,11 @@ class PartReader {
     });
     const decoder = new TextDecoder('utf-8', { fatal: true });
     try {
-      for await (const chunk of entryChunks(this.bytes, entry)) {
+      for await (const chunk of entryChunks(this.bytes, entry, this.limits)) {
         this.inflated += chunk.length;
-        if (this.inflated > MAX_INFLATED_BYTES) {
+        if (this.inflated > this.limits.inflatedBytes) {
           throw new UnreadableTable(
-            `This workbook holds more than ${MAX_INFLATED_BYTES / 1024 / 1024} MB of data once unzipped; import its rows in smaller files`,
+            `This workbook holds more than ${this.limits.inflatedBytes / 1024 / 1024} MB of data once unzipped; import its rows in smaller files`,
             true,
           );
         }
@@ -239,7 +275,7 @@ async function relationships(parts: PartReader, of: string): Promise<Map<string,
   await parts.read(name, {
     open(element, a) {
       if (element === 'Relationship' && a.Id && a.Target && a.TargetMode !== 'External') {
-        if (found.size >= MAX_ENTRIES) throw notWorkbook();
+        if (found.size >= parts.limits.entries) throw notWorkbook();
         found.set(a.Id, { type: a.Type ?? '', target: partName(of, a.Target) });
       }
     },
@@ -268,7 +304,7 @@ async function dateStyles(parts: PartReader, name: string | undefined): Promise<
       if (element === 'numFmt' && isDateFormat(a.formatCode ?? '')) customDates.add(Number(a.numFmtId));
       else if (element === 'cellXfs') inCellXfs = true;
       else if (element === 'xf' && inCellXfs) {
-        if (styles.length >= tableLimits.columns * 100) throw notWorkbook();
+        if (styles.length >= parts.limits.styles) throw notWorkbook();
         const id = Number(a.numFmtId ?? 0);
         styles.push(builtInDateFormats.has(id) || customDates.has(id));
       }
@@ -291,9 +327,9 @@ async function sharedStrings(parts: PartReader, name: string | undefined): Promi
   await parts.read(name, {
     open(element) {
       if (element === 'si') {
-        if (strings.length >= MAX_SHARED_STRINGS) {
+        if (strings.length >= parts.limits.sharedStrings) {
           throw new UnreadableTable(
-            `This workbook has more than ${MAX_SHARED_STRINGS.toLocaleString('en')} distinct texts; import its rows in smaller files`,
+            `This workbook has more than ${parts.limits.sharedStrings.toLocaleString('en')} distinct texts; import its rows in smaller files`,
             true,
           );
         }
@@ -311,9 +347,9 @@ async function sharedStrings(parts: PartReader, name: string | undefined): Promi
     text(text) {
       if (current === undefined || !inText) return;
       chars += text.length;
-      if (chars > MAX_SHARED_CHARS) {
+      if (chars > parts.limits.sharedChars) {
         throw new UnreadableTable(
-          `This workbook's texts hold more than ${MAX_SHARED_CHARS.toLocaleString('en')} characters; import its rows in smaller files`,
+          `This workbook's texts hold more than ${parts.limits.sharedChars.toLocaleString('en')} characters; import its rows in smaller files`,
           true,
         );
       }
@@ -383,8 +419,8 @@ async function firstSheet(parts: PartReader): Promise<Sheet> {
  * with a date format as `YYYY-MM-DD`; errors and empty cells are null. Rows
  * without values are left out; each row says its number.
  */
-export async function* readXlsx(bytes: Buffer): AsyncGenerator<TableRow> {
-  const parts = new PartReader(bytes);
+export async function* readXlsx(bytes: Buffer, limits: XlsxLimits = xlsxLimits): AsyncGenerator<TableRow> {
+  const parts = new PartReader(bytes, limits);
   const sheet = await firstSheet(parts);
   const ready: TableRow[] = [];
   let rowsRead = 0;

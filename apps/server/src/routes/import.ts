@@ -9,6 +9,8 @@ import { currentDescription } from '../crud/custom-fields.ts';
 import type { Database } from '../db/client.ts';
 import { AppError, errorBodySchema } from '../http/errors.ts';
 import { importTable, MAX_IMPORT_ROWS, readTable } from '../io/import.ts';
+import { tableLimits } from '../io/table.ts';
+import { xlsxLimits } from '../io/xlsx-reader.ts';
 
 /**
  * `POST /api/v1/{resource}/import`: a CSV or XLSX file (multipart, one part
@@ -26,7 +28,7 @@ export function registerImportRoutes(app: FastifyInstance, database: Database, c
         schema: {
           tags: [entity.labelPlural],
           summary: `Import ${entity.labelPlural.toLowerCase()} from CSV or XLSX`,
-          description: `multipart/form-data with one part named \`file\` (.csv or .xlsx, at most ${config.maxUploadBytes} bytes and ${MAX_IMPORT_ROWS} rows). The first row names the columns by field label (as an export writes them) or field name; references are given by name, money by an amount column and a "<label> currency" column, lists as \`a; b\`. Every row is checked first: any error answers 400 with \`fields\` keyed \`<row>.<field>\` and nothing is written; otherwise all rows are created in one transaction.`,
+          description: `multipart/form-data with one part named \`file\`: a .csv (UTF-8, or UTF-16 with a byte order mark) or the first sheet of an .xlsx, at most ${config.maxUploadBytes} bytes (and ${xlsxLimits.inflatedBytes} once unzipped, at most ${xlsxLimits.inflateRatio} times its size), ${MAX_IMPORT_ROWS} rows (${tableLimits.rows} with blank ones), ${tableLimits.columns} columns and ${tableLimits.cellChars} characters a cell; a file over a limit is refused as soon as it passes it (413 for sizes and rows, 400 otherwise). The first row names the columns by field label (as an export writes them) or field name; references are given by name, money by an amount column and a "<label> currency" column, lists as \`a; b\`. Every row is checked first: any error answers 400 with \`fields\` keyed \`<row>.<field>\` and nothing is written; otherwise all rows are created in one transaction.`,
           consumes: ['multipart/form-data'],
           response: {
             201: z.object({ created: z.number(), ignoredColumns: z.array(z.string()) }),
