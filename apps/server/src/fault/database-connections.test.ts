@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DATABASE_RETRY_AFTER_SECONDS } from '../db/errors.ts';
@@ -182,6 +185,27 @@ describe.skipIf(!onPostgres)('database connections lost (PostgreSQL)', () => {
     } finally {
       await stopServerProcesses();
       await proxy.close();
+    }
+  });
+});
+
+describe('a database that never comes', () => {
+  it('a start waits DATABASE_WAIT_SECONDS, saying so, then stops with a clear line instead of hanging', async () => {
+    const closed = net.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as net.AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'dp-process-'));
+    try {
+      const server = spawnServerProcess(
+        { dataDir, databaseUrl: `postgres://postgres@127.0.0.1:${port}/nothing` },
+        { LOG_LEVEL: 'warn', DATABASE_WAIT_SECONDS: '1' },
+      );
+      expect((await server.exited).code).toBe(1);
+      expect(server.output()).toMatch(/The database cannot be reached yet \(ECONNREFUSED/);
+      expect(server.output()).toMatch(/The database could not be reached within 1000 ms: ECONNREFUSED/);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
     }
   });
 });
