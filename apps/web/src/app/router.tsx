@@ -1,4 +1,4 @@
-import type { Permission } from '@data-platform/shared/permissions';
+import { allPermissions, type Permission } from '@data-platform/shared/permissions';
 import { type ComponentType, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
@@ -85,10 +85,12 @@ export function createAppRouter(store: AppStore) {
     if (!canRead(await requireUser(args), resource)) throw forbidden();
     return null;
   };
-  const requirePermission = (permission: Permission) => async (args: LoaderFunctionArgs) => {
-    if (!holds(await requireUser(args), [permission])) throw forbidden();
-    return null;
-  };
+  const requirePermission =
+    (...permissions: Permission[]) =>
+    async (args: LoaderFunctionArgs) => {
+      if (!holds(await requireUser(args), permissions)) throw forbidden();
+      return null;
+    };
 
   const publicRoutes: RouteObject[] = [
     {
@@ -148,7 +150,8 @@ export function createAppRouter(store: AppStore) {
     },
     {
       path: 'outbox',
-      loader: requirePermission('users:manage'),
+      // Mail with sign-in links is for administrators only (the API shows them nothing else).
+      loader: requirePermission(...allPermissions),
       lazy: async () => ({ Component: (await import('../features/outbox/outbox-page.tsx')).OutboxPage }),
     },
   ];
