@@ -303,7 +303,7 @@ export function getSql(
   scope?: ListScope,
 ): SQL {
   return sql`select ${selectionSql(entity, query)}::text as row from ${sql.identifier(entity.table)} ${sql.identifier(ROOT)}
-    where ${column(ROOT, 'id')} = ${id} and ${scope ? scope.where : sql`true`}`;
+    where ${column(ROOT, 'id')} = ${id} and (${scope ? scope.where : sql`true`})`;
 }
 
 /** Rows attached to records of the given types only (notes and files of what the actor may read). */

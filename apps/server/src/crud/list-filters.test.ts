@@ -1,7 +1,10 @@
+import { companies as companyDescription } from '@data-platform/shared/entities/companies';
 import { MAX_CONDITIONS, MAX_FILTER_DEPTH } from '@data-platform/shared/query/list-query';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, adminClient, errorOf, factories, type Row } from '../testing/factories.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
+import { getSql } from './list-compiler.ts';
 
 /**
  * Every filter operator on every field type it applies to, over HTTP. The
@@ -392,5 +395,14 @@ describe('combining filters', () => {
     expect(all.body.total).toBe(4);
     const empty = await api.query('/api/v1/companies', {});
     expect(empty.body.total).toBe(4);
+  });
+});
+
+describe('scopes', () => {
+  it('a scope is one condition of a get, whatever operators it holds', async () => {
+    // A scope ending in `or` must not let a get by id answer another row.
+    const scope = { where: sql`false or true` };
+    const rows = await server.database.rows<{ row: string }>(getSql(companyDescription, alpha.id, { join: [] }, scope));
+    expect(rows.map((r) => (JSON.parse(r.row) as Row).id)).toEqual([alpha.id]);
   });
 });
