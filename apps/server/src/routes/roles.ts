@@ -58,6 +58,7 @@ export function registerRoleRoutes(app: FastifyInstance, database: Database, dat
     schema: {
       tags,
       summary: 'Create a role',
+      description: 'The role may hold only permissions you hold (403 otherwise); `users:manage` needs `users:read`.',
       body: createSchema(roles),
       response: { 201: recordSchema(roles), ...errors },
     },
@@ -89,7 +90,8 @@ export function registerRoleRoutes(app: FastifyInstance, database: Database, dat
     schema: {
       tags,
       summary: 'Edit a role',
-      description: 'Send `If-Match: <version>`. Changes apply to every user with the role at their next request.',
+      description:
+        'Send `If-Match: <version>`. Changes apply to every user with the role at their next request. Neither a role holding a permission you lack nor one you would give such a permission can be changed (403).',
       params: idParamsSchema,
       headers: z.looseObject({ 'if-match': z.string().optional() }),
       body: updateSchema(roles),

@@ -112,6 +112,8 @@ function expiryText(ttlMs: number): string {
   return `${new Intl.DateTimeFormat('en', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(when)} UTC`;
 }
 
+const rightsRule = ' Only on a user whose role holds no permission you lack (403 otherwise).';
+
 /** Invitations, access request decisions, and changes to users (all need users:manage). */
 export function registerUserRoutes(app: FastifyInstance, database: Database, config: Config, mailer: Mailer): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -201,7 +203,7 @@ export function registerUserRoutes(app: FastifyInstance, database: Database, con
     schema: {
       tags,
       summary: 'Resend Invite',
-      description: 'Mails a new link; the previous one stops working.',
+      description: `Mails a new link; the previous one stops working.${rightsRule}`,
       params: idParamsSchema,
       response: userResponse,
     },
@@ -291,7 +293,7 @@ export function registerUserRoutes(app: FastifyInstance, database: Database, con
     schema: {
       tags,
       summary: 'Edit a user: name, role, status',
-      description: 'Send `If-Match: <version>`. Disabling revokes every session of the user.',
+      description: `Send \`If-Match: <version>\`. Disabling revokes every session of the user.${rightsRule} A new role may hold only permissions you hold.`,
       params: idParamsSchema,
       headers: z.looseObject({ 'if-match': z.string().optional() }),
       body: userChangesSchema,
@@ -343,8 +345,7 @@ export function registerUserRoutes(app: FastifyInstance, database: Database, con
     schema: {
       tags,
       summary: 'Delete a user',
-      description:
-        'Signs the user out everywhere and removes their sign-in; the row stays as "Deleted user" so that the records they created or own still name someone.',
+      description: `Signs the user out everywhere and removes their sign-in; the row stays as "Deleted user" so that the records they created or own still name someone.${rightsRule}`,
       params: idParamsSchema,
       response: { 204: z.null(), 403: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema },
     },
