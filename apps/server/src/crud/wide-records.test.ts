@@ -120,3 +120,23 @@ describe.each(customizableResources)('%s with 200 custom fields', (resource) => 
     expect(sheetHeadings).toEqual(headings);
   });
 });
+
+describe('wide records in relation lists', () => {
+  it('lists related records whole with their link', async () => {
+    const company = await described('companies');
+    const contact = await described('contacts');
+    const madeCompany = await admin.post('/api/v1/companies', bodyOf(company.entity, company.custom, 11));
+    const madeContact = await admin.post('/api/v1/contacts', bodyOf(contact.entity, contact.custom, 12));
+    const link = await admin.post('/api/v1/contactCompanies', {
+      contactId: madeContact.body.id,
+      companyId: madeCompany.body.id,
+    });
+    expect(link.status, JSON.stringify(link.body)).toBe(201);
+
+    const related = await admin.list(`/api/v1/companies/${madeCompany.body.id}/contacts`);
+    expect(related.status, JSON.stringify(related.body)).toBe(200);
+    expect(related.body.data).toEqual([
+      expect.objectContaining({ ...sampleValues(contact.entity, contact.custom, 12), link: expect.any(Object) }),
+    ]);
+  });
+});
