@@ -1,4 +1,5 @@
 import { Select, type SelectProps } from '@mantine/core';
+import { useCallback } from 'react';
 import { type Control, Controller, type Path } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useAppSelector } from '../../store/hooks.ts';
@@ -6,8 +7,12 @@ import { type RoleRow, useRolesQuery } from './users-api.ts';
 
 /** True when the signed-in user holds every permission of the role (the API refuses to give it otherwise). */
 export function useCanGrant(): (role: RoleRow) => boolean {
-  const granted = useAppSelector((state) => state.auth.currentUser?.user.role?.permissions) ?? [];
-  return (role) => role.permissions.every((permission) => granted.includes(permission));
+  const granted = useAppSelector((state) => state.auth.currentUser?.user.role?.permissions);
+  // Stable while the user's permissions are, so that lists can memoise on it.
+  return useCallback(
+    (role: RoleRow) => role.permissions.every((permission) => (granted ?? []).includes(permission)),
+    [granted],
+  );
 }
 
 /** The role picker: every role, those the user cannot give disabled; the value is the role's id. */

@@ -11,7 +11,8 @@ import { useLocalizedPath } from '../../i18n/use-localized-path.ts';
 import { useAppSelector } from '../../store/hooks.ts';
 import type { Row } from '../../store/resource-slices.ts';
 import { AccessRequests } from './access-requests.tsx';
-import { useResendInvitationMutation } from './users-api.ts';
+import { useCanGrant } from './role-select.tsx';
+import { useResendInvitationMutation, useRolesQuery } from './users-api.ts';
 
 /** Mails an invited user a new link (the previous one stops working). */
 export function ResendInviteButton({ user, compact }: { user: Row; compact?: boolean }) {
@@ -52,9 +53,17 @@ export function UsersPage() {
   const user = useAppSelector((state) => state.auth.currentUser?.user);
   const managesUsers = holds(user, ['users:manage']);
   const managesRoles = holds(user, ['roles:manage']);
+  const { data: roles } = useRolesQuery(undefined, { skip: !managesUsers });
+  const canGrant = useCanGrant();
+  // Only invitations whose role holds nothing the manager lacks can be resent (the API's rule).
   const rowActions = useCallback(
-    (row: Row) => (managesUsers && row.status === 'invited' ? <ResendInviteButton user={row} compact /> : null),
-    [managesUsers],
+    (row: Row) => {
+      const role = roles?.find((r) => r.id === row.roleId);
+      return managesUsers && row.status === 'invited' && role && canGrant(role) ? (
+        <ResendInviteButton user={row} compact />
+      ) : null;
+    },
+    [managesUsers, roles, canGrant],
   );
   return (
     <ListPage
