@@ -22,10 +22,24 @@ import { registerImportRoutes } from '../routes/import.ts';
 import { registerRoleRoutes } from '../routes/roles.ts';
 import { registerSummaryRoutes } from '../routes/summaries.ts';
 import { registerUserRoutes } from '../routes/users.ts';
-import { installAuth } from './auth.ts';
+import { installAuth, openToEveryone } from './auth.ts';
 import { AppError, errorBodySchema, installErrorHandler } from './errors.ts';
 import { requestLogFields } from './log-redaction.ts';
 import { apiReferenceContentSecurityPolicy, installSecurityHeaders } from './security-headers.ts';
+
+/**
+ * Whether a request target lies under /api however it is spelled (absolute
+ * form, escapes, doubled slashes, any case): a mistyped API call answers a
+ * 404, not the web app's page with 200.
+ */
+function namesTheApi(target: string): boolean {
+  const pathname = target.startsWith('/') ? target.split('?')[0] : URL.parse(target)?.pathname;
+  try {
+    return /^\/api(\/|$)/i.test(decodeURIComponent(pathname ?? '/').replace(/\/{2,}/g, '/'));
+  } catch {
+    return true; // A malformed escape names no page of the web app either.
+  }
+}
 
 export interface AppOptions {
   config: Config;
@@ -72,7 +86,14 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
     transform: jsonSchemaTransform,
     transformObject: jsonSchemaTransformObject,
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', staticCSP: apiReferenceContentSecurityPolicy });
+  // The reference is public, in a scope of its own so that the opening reaches none of our routes.
+  await app.register(async (reference) => {
+    openToEveryone(reference);
+    await reference.register(fastifySwaggerUi, {
+      routePrefix: '/api/docs',
+      staticCSP: apiReferenceContentSecurityPolicy,
+    });
+  });
 
   const api = app.withTypeProvider<ZodTypeProvider>();
   api.get('/api/openapi.json', { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
@@ -106,12 +127,18 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
   registerSummaryRoutes(app, database);
 
   const webDir = existsSync(path.join(config.webDir, 'index.html')) ? config.webDir : undefined;
-  if (webDir) await app.register(fastifyStatic, { root: webDir, wildcard: false });
-  app.setNotFoundHandler((request, reply) => {
-    // The web app routes in the browser: any other page gets its index.html.
-    if (webDir && request.method === 'GET' && !request.url.startsWith('/api/')) return reply.sendFile('index.html');
-    const error = new AppError(404, 'not_found', `No route ${request.method} ${request.url.split('?')[0]}`);
-    return reply.code(404).send(error.toBody());
+  // The web build's files are public, in a scope of their own like the reference. The not-found handler is set
+  // there for `reply.sendFile`; the authentication step lets it through (no route matched): it answers the web
+  // app's page or a 404, never data, whatever the path.
+  await app.register(async (web) => {
+    openToEveryone(web);
+    if (webDir) await web.register(fastifyStatic, { root: webDir, wildcard: false });
+    web.setNotFoundHandler((request, reply) => {
+      // The web app routes in the browser: any other page gets its index.html.
+      if (webDir && request.method === 'GET' && !namesTheApi(request.url)) return reply.sendFile('index.html');
+      const error = new AppError(404, 'not_found', `No route ${request.method} ${request.url.split('?')[0]}`);
+      return reply.code(404).send(error.toBody());
+    });
   });
   return app;
 }

@@ -2,8 +2,9 @@ import { requiredPermissions } from '@data-platform/shared/entities/access';
 import type { AccessAction } from '@data-platform/shared/entities/entity';
 import { findEntity } from '@data-platform/shared/entities/registry';
 import type { Permission } from '@data-platform/shared/permissions';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, RouteOptions } from 'fastify';
 import { type Actor, anonymousActor, missingPermissions } from '../auth/actor.ts';
+import { recordAudit } from '../auth/audit.ts';
 import { authenticate } from '../auth/sessions.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
@@ -17,7 +18,10 @@ export interface RouteAccess {
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** Open without a token (sign-in, password reset, invitation, access request). */
+    /**
+     * Open without a token (sign-in, password reset, invitation, access request,
+     * the API description, the web build). Every other route needs one.
+     */
     public?: boolean;
     /** Entity actions the route performs; every permission they need is required. */
     access?: RouteAccess | RouteAccess[];
@@ -27,6 +31,10 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Who is acting; set before validation and before any handler runs. */
     actor: Actor;
+  }
+  interface FastifyInstance {
+    /** Every route registered, with what it takes to call it. */
+    routeRules(): RouteRule[];
   }
 }
 
@@ -53,23 +61,82 @@ export function assertCanRead(actor: Actor, resource: string): void {
   if (missing.length > 0) throw forbidden(missing);
 }
 
+/** A route as the authentication step sees it. */
+export interface RouteRule {
+  method: string;
+  /** The route's pattern, e.g. `/api/v1/companies/:id`. */
+  url: string;
+  public: boolean;
+  /** Every permission a caller must hold (empty: any signed-in user). */
+  needs: Permission[];
+}
+
 /**
- * The authentication and permission step in front of every `/api/v1` route:
- * a bearer token → the session's user and role (401 otherwise), then the
- * route's declared access (403 naming the missing permission). Runs before
- * body validation, so a refused caller learns nothing about the input rules.
+ * Opens every route registered from now on in `scope`, and in the plugins it
+ * registers, to callers without a token. For plugins whose routes we do not
+ * declare one by one (the web build's files, the API reference): wrap them in
+ * a scope of their own so that nothing else is opened with them.
+ */
+export function openToEveryone(scope: FastifyInstance): void {
+  scope.addHook('onRoute', (route) => {
+    route.config = { ...route.config, public: true };
+  });
+}
+
+/** The rule of one route's configuration; throws when it is contradictory or names an unknown resource. */
+function ruleOf(method: string, url: string, config: FastifyContextConfig): RouteRule {
+  const needs = neededBy(config);
+  if (config.public && needs.length > 0) throw new Error(`${method} ${url} is public yet needs ${needs.join(', ')}`);
+  return { method, url, public: config.public === true, needs };
+}
+
+/**
+ * The authentication and permission step in front of every route: access is
+ * decided on the route the router matched, never on the URL text (which the
+ * router decodes and normalises in ways a prefix test does not see). A route
+ * needs a bearer token (401 otherwise) unless its own configuration says
+ * `public`, then the permissions its configuration declares (403 naming the
+ * missing ones). Runs before body validation, so a refused caller learns
+ * nothing about the input rules. Every 403 a signed-in caller receives is
+ * recorded as an audit event.
  */
 export function installAuth(app: FastifyInstance, database: Database, config: Config): void {
   app.decorateRequest('actor', null as unknown as Actor);
+  // The configuration is read when asked: a scope opened by openToEveryone sets `public` after this hook has run.
+  const registered: { methods: string[]; url: string; route: RouteOptions }[] = [];
+  app.addHook('onRoute', (route) => {
+    registered.push({ methods: [route.method].flat(), url: route.url, route });
+  });
+  const rules = () =>
+    registered.flatMap(({ methods, url, route }) => methods.map((method) => ruleOf(method, url, route.config ?? {})));
+  app.decorate('routeRules', rules);
+  // A route whose rule cannot be read stops the start instead of failing its callers.
+  app.addHook('onReady', async () => {
+    rules();
+  });
+
   app.addHook('onRequest', async (request) => {
     request.actor = anonymousActor;
+    // No route matched: the not-found handler answers a 404 or the web app's page, never data.
+    if (request.is404) return;
     const routeConfig = request.routeOptions.config;
-    if (routeConfig.public || !request.url.startsWith('/api/v1/')) return;
+    if (routeConfig.public === true) return;
     const match = /^Bearer\s+([A-Za-z0-9_-]{20,200})\s*$/.exec(request.headers.authorization ?? '');
     const actor = match ? await authenticate(database, config, match[1] as string) : undefined;
     if (!actor) throw unauthenticated();
     request.actor = actor;
     const missing = missingPermissions(actor, neededBy(routeConfig));
     if (missing.length > 0) throw forbidden(missing);
+  });
+
+  // Refusals by the step above and by handlers (joins, references, rules on whom a user may change) alike.
+  app.addHook('onError', async (request, _reply, error) => {
+    if (!(error instanceof AppError) || error.status !== 403 || request.actor.userId === null) return;
+    await recordAudit(database, {
+      type: 'accessRefused',
+      actorId: request.actor.userId,
+      ip: request.ip,
+      details: `${request.method} ${request.routeOptions.url ?? ''}: ${error.message}`,
+    }).catch((err: unknown) => request.log.error({ err }, 'refusal not recorded in the audit events'));
   });
 }

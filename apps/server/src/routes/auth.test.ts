@@ -575,8 +575,10 @@ describe('routes that need a token', () => {
       answeredOpen.every((r) => r.endsWith('→ 400')),
       answeredOpen.join('\n'),
     ).toBe(true);
-    // The guard does not depend on a route being documented, or existing.
-    expectUnauthenticated(await anonymous().get('/api/v1/no-such-route'));
+    // Access is decided on the matched route: a path no route matches is a 404 that holds no data.
+    const unknown = await anonymous().get('/api/v1/no-such-route');
+    expect(unknown.status).toBe(404);
+    expect(errorOf(unknown).code).toBe('not_found');
   });
 
   it('answers 401 to a revoked token on data, users, roles and outbox routes', async () => {
