@@ -20,3 +20,28 @@ export async function recordAudit(database: Database, event: AuditEvent, executo
     executor,
   );
 }
+
+export type RecordChangeType = Extract<AuditEventType, 'recordCreated' | 'recordUpdated' | 'recordDeleted'>;
+
+export interface RecordChange {
+  type: RecordChangeType;
+  actorId: number | null;
+  ip: string;
+  /** The entity's name. */
+  entity: string;
+  id: number;
+  /** The fields an update sent. */
+  fields?: readonly string[];
+}
+
+/**
+ * Stores a create, update or delete of one record: which record and which
+ * fields, never their values, which the events' readers may not hold the
+ * right to read. Pass the change's transaction, so that a change rolled back
+ * leaves no event.
+ */
+export function recordChange(database: Database, change: RecordChange, executor?: Executor): Promise<void> {
+  const { type, actorId, ip, entity, id, fields } = change;
+  const details = fields?.length ? `${entity} ${id}: ${fields.join(', ')}` : `${entity} ${id}`;
+  return recordAudit(database, { type, actorId, ip, details }, executor);
+}

@@ -407,6 +407,7 @@ async function rowsDeletedWith(
  * Deletes a row. Rows that foreign keys cascade to (links, a fund's
  * performances) go with it; notes and files attached to any of them are
  * deleted in the same transaction, and stored bytes are removed once it commits.
+ * `alongside` writes in the same transaction (the audit event), so that both or neither happen.
  */
 export async function deleteRecord(
   database: Database,
@@ -414,6 +415,7 @@ export async function deleteRecord(
   id: number,
   version: number | undefined,
   dataDir: string,
+  alongside?: (tx: Executor) => Promise<void>,
 ): Promise<void> {
   const removedFiles: number[] = [];
   await database.db.transaction(async (tx) => {
@@ -443,6 +445,7 @@ export async function deleteRecord(
         if (attached.storesBytes) removedFiles.push(...gone.map((g) => g.id));
       }
     }
+    await alongside?.(tx);
   });
   await Promise.all(removedFiles.map((fileId) => rm(storedFilePath(dataDir, fileId), { force: true })));
 }

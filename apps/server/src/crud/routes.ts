@@ -14,11 +14,12 @@ import {
   parseListQueryString,
 } from '@data-platform/shared/query/list-query';
 import { sql } from 'drizzle-orm';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type Actor, missingPermissions } from '../auth/actor.ts';
-import type { Database } from '../db/client.ts';
+import { type RecordChangeType, recordChange } from '../auth/audit.ts';
+import type { Database, Executor } from '../db/client.ts';
 import { assertCanRead, type RouteAccess } from '../http/auth.ts';
 import { AppError, errorBodySchema, notFound, validateBody } from '../http/errors.ts';
 import { type ExportFormat, exportColumns, exportContentTypes, exportFormats, exportStream } from '../io/export.ts';
@@ -137,6 +138,13 @@ function registerEntityRoutes(
   // Custom fields are known at request time: the route schema lets them through, the handler checks them.
   const customizable = isCustomizable(entity);
   const bodyOf = (schema: z.ZodObject) => (customizable ? schema.catchall(z.unknown()) : schema);
+  // One event per record, even when the web app changes many at once: each call is its own change, kept or not.
+  const audit = (request: FastifyRequest, tx: Executor, type: RecordChangeType, id: number, fields?: string[]) =>
+    recordChange(
+      database,
+      { type, actorId: request.actor.userId, ip: request.ip, entity: entity.name, id, fields },
+      tx,
+    );
   const customHelp = customizable
     ? '\n\nCustom fields (`cf<id>`, see `/api/v1/custom-data`) are read and written beside the built-in fields.'
     : '';
@@ -281,7 +289,12 @@ column, lists are joined with "; ".`,
       handler: async (request, reply) => {
         const described = await currentDescription(database, entity);
         const body = customizable ? validateBody(createSchema(described), request.body) : request.body;
-        const row = await createRecord(database, described, body as Record<string, unknown>, request.actor);
+        const values = body as Record<string, unknown>;
+        const row = await database.db.transaction(async (tx) => {
+          const created = await createRecord(database, described, values, request.actor, {}, tx);
+          await audit(request, tx, 'recordCreated', (JSON.parse(created) as { id: number }).id);
+          return created;
+        });
         return sendRecord(reply, row, 201);
       },
     });
@@ -310,14 +323,20 @@ column, lists are joined with "; ".`,
         const described = await currentDescription(database, entity);
         const body = customizable ? validateBody(updateSchema(described), request.body) : request.body;
         await assertRowReadable(database, entity, request.params.id, request.actor);
-        const row = await updateRecord(
-          database,
-          described,
-          request.params.id,
-          version,
-          body as Record<string, unknown>,
-          request.actor,
-        );
+        const values = body as Record<string, unknown>;
+        const row = await database.db.transaction(async (tx) => {
+          const updated = await updateRecord(
+            database,
+            described,
+            request.params.id,
+            version,
+            values,
+            request.actor,
+            tx,
+          );
+          await audit(request, tx, 'recordUpdated', request.params.id, Object.keys(values));
+          return updated;
+        });
         return sendRecord(reply, row);
       },
     });
@@ -338,7 +357,9 @@ column, lists are joined with "; ".`,
       handler: async (request, reply) => {
         const version = versionFromIfMatch(request.headers['if-match'], false);
         await assertRowReadable(database, entity, request.params.id, request.actor);
-        await deleteRecord(database, entity, request.params.id, version, dataDir);
+        await deleteRecord(database, entity, request.params.id, version, dataDir, (tx) =>
+          audit(request, tx, 'recordDeleted', request.params.id),
+        );
         return reply.code(204).send(null);
       },
     });

@@ -20,11 +20,19 @@ export const auditEventTypes = [
   'roleCreated',
   'roleUpdated',
   'roleDeleted',
+  'accessRefused',
+  'recordCreated',
+  'recordUpdated',
+  'recordDeleted',
   'recordsImported',
 ] as const;
 export type AuditEventType = (typeof auditEventTypes)[number];
 
-/** Security events, listed to administrators. Written by the server only. */
+/**
+ * Security events and record changes (which record, which fields; never the
+ * values, which the reader may not be allowed to see), listed to
+ * administrators. Written by the server only.
+ */
 export const auditEvents = defineEntity({
   name: 'auditEvents',
   table: 'audit_events',
