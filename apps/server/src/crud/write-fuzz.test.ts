@@ -80,6 +80,10 @@ function expectRecordOrRefusal(answer: Answer<unknown>, success: number, asked: 
 
 const runs = { numRuns: 150 };
 
+/** JSON text nested `levels` deep: parsed without trouble, but a recursive reader or writer of it overflows. */
+const deepArray = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+const deepObject = (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
+
 describe('writes never fail on the server', () => {
   it('every resource and custom field type: a create with any body answers 201 or a refusal', async () => {
     const creatable = described.filter((e) => operationsOf(e).includes('create'));
@@ -122,5 +126,31 @@ describe('writes never fail on the server', () => {
       }),
       runs,
     );
+  });
+
+  it('every resource: JSON nested 10,000 deep in any field of a create, an update or a query answers 400', async () => {
+    const sendJson = (method: string, path: string, body: string) =>
+      api.send(method, path, { body, headers: { 'content-type': 'application/json', 'if-match': '1' } });
+    for (const entity of described) {
+      const ops = operationsOf(entity);
+      const asked: [string, string, string][] = [];
+      // Arrays and objects in turn, one nested value a field: each reader sees both kinds across the fields.
+      const deep = (i: number) => (i % 2 ? deepObject(10_000) : deepArray(10_000));
+      if (ops.includes('list')) {
+        ['where', 'filter', 'select', 'sort'].forEach((key, i) => {
+          asked.push(['POST', `/api/v1/${entity.name}/query`, `{"${key}":${deep(i)}}`]);
+        });
+      }
+      Object.keys(writableFields(entity, false)).forEach((name, i) => {
+        if (ops.includes('create')) asked.push(['POST', `/api/v1/${entity.name}`, `{"${name}":${deep(i)}}`]);
+        if (ops.includes('update')) {
+          asked.push(['PATCH', `/api/v1/${entity.name}/${someId[entity.name]}`, `{"${name}":${deep(i + 1)}}`]);
+        }
+      });
+      for (const [method, path, body] of asked) {
+        const answer = await sendJson(method, path, body);
+        expect(answer.status, `${method} ${path} ${body.slice(0, 60)} → ${JSON.stringify(answer.body)}`).toBe(400);
+      }
+    }
   });
 });
