@@ -266,6 +266,10 @@ afterAll(async () => {
   await server?.close();
 });
 
+/** The web build the server serves, as the test server finds it. */
+const webDir = configFromEnv({ ...(process.env.WEB_DIR ? { WEB_DIR: process.env.WEB_DIR } : {}) }).webDir;
+const webBuilt = () => existsSync(path.join(webDir, 'index.html'));
+
 describe('the routes', () => {
   it('every route that needs a token is described in the OpenAPI document, so the matrix reaches it', () => {
     const described = new Set(operations.map((o) => `${o.method} ${o.rule.url}`));
@@ -294,9 +298,7 @@ describe('the routes', () => {
       'GET /api/docs/static/*',
     ];
     // The web build's files (@fastify/static), whatever the build holds.
-    const webDir = configFromEnv({ ...(process.env.WEB_DIR ? { WEB_DIR: process.env.WEB_DIR } : {}) }).webDir;
-    const built = existsSync(path.join(webDir, 'index.html'));
-    const webFiles = (built ? readdirSync(webDir, { recursive: true, withFileTypes: true }) : [])
+    const webFiles = (webBuilt() ? readdirSync(webDir, { recursive: true, withFileTypes: true }) : [])
       .filter((entry) => entry.isFile())
       .map((entry) => `/${path.relative(webDir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/')}`);
     const webPaths = webFiles.flatMap((file) => (file === '/index.html' ? ['/', file] : [file]));
@@ -307,6 +309,31 @@ describe('the routes', () => {
     expected.push('HEAD /api/docs/');
     const open = rules.filter((r) => r.public).map((r) => `${r.method} ${r.url}`);
     expect(new Set(open)).toEqual(new Set(expected));
+  });
+});
+
+describe('a path no route matches', () => {
+  it('is a page of the web app for anyone, when the web app is built', async () => {
+    const page = await send('GET', '/companies/12?tab=notes');
+    expect(page.status).toBe(webBuilt() ? 200 : 404);
+    if (webBuilt()) expect(page.body).toMatch(/<html/i);
+  });
+
+  it('is a 404 holding no data under /api, however it is spelled', async () => {
+    for (const target of [
+      '/api/v1/no-such-route',
+      '/API/v1/users',
+      '/%41PI/v1/users',
+      '//api/v1/users',
+      '/api//v1/users',
+      '/api%2Fv1/users',
+      `http://127.0.0.1:${port}/API/v1/users`,
+      '/api',
+    ]) {
+      const answer = await send('GET', target);
+      expect(answer.status, target).toBe(404);
+      expect(JSON.parse(answer.body), target).toEqual({ error: expect.objectContaining({ code: 'not_found' }) });
+    }
   });
 });
 
