@@ -131,10 +131,12 @@ export function installAuth(app: FastifyInstance, database: Database, config: Co
 
   // Refusals by the step above and by handlers (joins, references, rules on whom a user may change) alike.
   app.addHook('onError', async (request, _reply, error) => {
-    if (!(error instanceof AppError) || error.status !== 403 || request.actor.userId === null) return;
+    // No actor yet when a hook before the step above failed.
+    const actorId = (request.actor as Actor | null)?.userId ?? null;
+    if (!(error instanceof AppError) || error.status !== 403 || actorId === null) return;
     await recordAudit(database, {
       type: 'accessRefused',
-      actorId: request.actor.userId,
+      actorId,
       ip: request.ip,
       details: `${request.method} ${request.routeOptions.url ?? ''}: ${error.message}`,
     }).catch((err: unknown) => request.log.error({ err }, 'refusal not recorded in the audit events'));
