@@ -103,7 +103,11 @@ export function installErrorHandler(app: FastifyInstance, mapDatabaseError: Data
         );
     }
     const mapped = mapDatabaseError(err);
-    if (mapped) return reply.code(mapped.status).headers(mapped.headers ?? {}).send(mapped.toBody());
+    if (mapped)
+      return reply
+        .code(mapped.status)
+        .headers(mapped.headers ?? {})
+        .send(mapped.toBody());
     if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
       return reply.code(400).send(new AppError(400, 'malformed_json', 'The body is not valid JSON').toBody());
     }
