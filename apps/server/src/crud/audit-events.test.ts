@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInWithPermissions, withToken } from '../testing/accounts.ts';
-import { type ApiClient, adminClient, type Factories, factories, type Row } from '../testing/factories.ts';
+import { type ApiClient, adminClient, type Factories, factories, type Row, uploadFile } from '../testing/factories.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
 
 /**
@@ -62,10 +62,13 @@ describe('record changes', () => {
     expect(latest.body.data.filter((event) => String(event.details).includes('Secret'))).toEqual([]);
   });
 
-  it('are recorded for every record type, under its own name', async () => {
+  it('are recorded for every record type, under its own name, uploads too', async () => {
     const company = await make.company();
     const note = await make.note('companies', company.id);
     expect(await events('recordCreated', `notes ${note.id}`)).toHaveLength(1);
+    const upload = await uploadFile(admin, 'companies', company.id, new TextEncoder().encode('minutes'), 'minutes.txt');
+    expect(upload.status, JSON.stringify(upload.body)).toBe(201);
+    expect(await events('recordCreated', `files ${upload.body.id}`)).toHaveLength(1);
   });
 
   it('leave no event when the change does not happen', async () => {

@@ -11,6 +11,7 @@ import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { recordChange } from '../auth/audit.ts';
 import type { Config } from '../config.ts';
 import { createRecord, getRecord, storedFilePath } from '../crud/records.ts';
 import { idParamsSchema, readableScope, sendRecord } from '../crud/routes.ts';
@@ -135,8 +136,14 @@ ${acceptedExtensions.join(', ')} that matches the bytes; anything else answers 4
             },
             tx,
           );
+          const id = (JSON.parse(created) as { id: number }).id;
+          await recordChange(
+            database,
+            { type: 'recordCreated', actorId: request.actor.userId, ip: request.ip, entity: files.name, id },
+            tx,
+          );
           // Moved into place before the row commits; a failed commit removes it below.
-          stored = storedFilePath(config.dataDir, (JSON.parse(created) as { id: number }).id);
+          stored = storedFilePath(config.dataDir, id);
           await rename(tmp, stored);
           return created;
         });
