@@ -5,9 +5,10 @@ import { arrayTypes, type FieldDescription } from '@data-platform/shared/fields/
 import { sql } from 'drizzle-orm';
 import type { Actor } from '../auth/actor.ts';
 import { recordAudit } from '../auth/audit.ts';
+import { limitedRowsScope } from '../crud/read-limits.ts';
 import { createRecords } from '../crud/records.ts';
 import { unreadableReferences } from '../crud/reference-access.ts';
-import { pgArrayLiteral } from '../crud/sql-fragments.ts';
+import { column, pgArrayLiteral } from '../crud/sql-fragments.ts';
 import type { Database } from '../db/client.ts';
 import { columnName } from '../db/columns.ts';
 import { AppError, invalid } from '../http/errors.ts';
@@ -101,6 +102,7 @@ function cellValue(field: FieldDescription, cell: Cell): unknown {
  */
 async function referenceIds(
   database: Database,
+  actor: Actor,
   to: string,
   names: Set<string>,
 ): Promise<Map<string, number | 'ambiguous'>> {
@@ -108,10 +110,13 @@ async function referenceIds(
   const found = new Map<string, number | 'ambiguous'>();
   if (!target || names.size === 0) return found;
   const lowered = [...names].map((name) => name.toLowerCase());
-  const display = sql.identifier(columnName(target.display));
+  const display = column('t', columnName(target.display));
+  // Only rows the importer may see answer a name (an owner who is still only
+  // invited is named by an email a reader without users:read must not learn).
+  const scope = limitedRowsScope(target, actor);
   const rows = await database.rows<{ id: number; name: string }>(
-    sql`select id::int as id, lower(${display}::text) as name from ${sql.identifier(target.table)}
-      where lower(${display}::text) = any(${pgArrayLiteral(lowered)}::text[])`,
+    sql`select t.id::int as id, lower(${display}::text) as name from ${sql.identifier(target.table)} t
+      where lower(${display}::text) = any(${pgArrayLiteral(lowered)}::text[])${scope ? sql` and (${scope.where})` : sql``}`,
   );
   for (const row of rows) found.set(row.name, found.has(row.name) ? 'ambiguous' : row.id);
   return found;
@@ -207,6 +212,7 @@ async function readRows(entity: EntityDescription, table: AsyncIterable<TableRow
 /** Ids of the records the reference columns name, per referenced entity (reads, outside any transaction). */
 async function referencedIds(
   database: Database,
+  actor: Actor,
   targets: readonly Target[],
   rows: readonly TableRow[],
 ): Promise<Map<string, Map<string, number | 'ambiguous'>>> {
@@ -220,7 +226,7 @@ async function referencedIds(
     });
   }
   const ids = new Map<string, Map<string, number | 'ambiguous'>>();
-  for (const [to, set] of names) ids.set(to, await referenceIds(database, to, set));
+  for (const [to, set] of names) ids.set(to, await referenceIds(database, actor, to, set));
   return ids;
 }
 
@@ -239,7 +245,7 @@ export async function importTable(
   { actor, ip }: Importer,
 ): Promise<ImportOutcome> {
   const { targets, ignored, rows } = await readRows(entity, table, actor);
-  const ids = await referencedIds(database, targets, rows);
+  const ids = await referencedIds(database, actor, targets, rows);
   const schema = createSchema(entity);
   const errors: Record<string, string> = {};
   let errorCount = 0;

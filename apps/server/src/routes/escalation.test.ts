@@ -14,6 +14,7 @@ import {
   type Row,
   unique,
 } from '../testing/factories.ts';
+import { importFile } from '../testing/imports.ts';
 import { outboxMailbox } from '../testing/mail.ts';
 import { startTestServer, TEST_ADMIN_EMAIL, type TestServer } from '../testing/test-server.ts';
 
@@ -271,6 +272,21 @@ describe('a user without users:read', () => {
     expect(exported.body).toContain(String(company.name));
     expect(exported.body).toContain(String(owned.name));
     expect(exported.body).not.toContain('@');
+  });
+
+  it('cannot learn through an import which invited emails exist', async () => {
+    const importer = await userWith(['companies:read', 'companies:create', 'companies:import']);
+    const invitedEmail = String((await admin.get(`/api/v1/users/${invitedId}`)).body.fullName);
+    expect(invitedEmail).toContain('@');
+    const ownedBy = (owner: string) => `Name,Owner\n${unique('Imported')},${owner}\n`;
+    const invited = await importFile(server, 'companies', 'a.csv', ownedBy(invitedEmail), importer.token);
+    const madeUp = await importFile(server, 'companies', 'a.csv', ownedBy(uniqueEmail('nobody')), importer.token);
+    expect(invited.status, JSON.stringify(invited.body)).toBe(400);
+    expect(madeUp.status).toBe(400);
+    const nobody = madeUp.body.error?.fields?.['2.ownerId'] ?? '';
+    expect(invited.body.error?.fields?.['2.ownerId']).toBe(nobody.replace(/nobody\S*@test\.example/, invitedEmail));
+    // The administrator's import finds the invited owner by the same name.
+    expect((await importFile(server, 'companies', 'a.csv', ownedBy(invitedEmail))).status).toBe(201);
   });
 });
 
