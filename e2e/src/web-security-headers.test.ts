@@ -91,6 +91,9 @@ describe('the web app and the API reference under a strict Content-Security-Poli
 
     await page.goto(`${server.url}/companies/${companyId}/show`);
     await page.getByRole('heading', { name: 'Helvetic Sensors' }).first().waitFor();
+    // Loaded again from the browser's cache after a 304: the stored page keeps its policy.
+    await page.reload();
+    await page.getByRole('heading', { name: 'Helvetic Sensors' }).first().waitFor();
 
     expect(refusals).toEqual([]);
     // The stylesheets and fonts came from our origin and were applied.

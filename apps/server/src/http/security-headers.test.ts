@@ -73,6 +73,24 @@ describe('security headers', () => {
     }
   });
 
+  it('a 304 for a cached page leaves its stored policy alone (a browser would replace it with the 304s)', async () => {
+    for (const url of ['/', '/companies/12']) {
+      const first = await get(url);
+      const response = await get(url, {
+        headers: {
+          // As a browser revalidates (fetch would add `no-cache`, which asks for the whole answer).
+          'cache-control': 'max-age=0',
+          'if-none-match': first.headers.get('etag') ?? '',
+          'if-modified-since': first.headers.get('last-modified') ?? '',
+        },
+      });
+      expect(response.status, url).toBe(304);
+      expect(response.headers.get('content-security-policy'), url).toBeNull();
+      expect(response.headers.get('cache-control'), url).not.toBe('no-store');
+      expect(response.headers.get('x-content-type-options'), url).toBe('nosniff');
+    }
+  });
+
   it('a hashed asset: kept a year', async () => {
     const response = await get(ASSET);
     expect(response.status).toBe(200);

@@ -120,12 +120,18 @@ export function installSecurityHeaders(app: FastifyInstance, config: Config): vo
     for (const [name, value] of defaults) response.setHeader(name, value);
   });
   app.addHook('onSend', async (request, reply) => {
-    if (isWebAppPage(request, reply)) {
+    if (HASHED_ASSET.test(request.routeOptions.url ?? '')) {
+      reply.header('cache-control', 'public, max-age=31536000, immutable');
+    }
+    if (reply.statusCode === 304) {
+      // A 304 refreshes the stored answer's headers with its own, and has no type to choose a policy by:
+      // the API's defaults here would put `default-src 'none'` on a cached page. The stored ones stay.
+      reply.raw.removeHeader('content-security-policy');
+      reply.raw.removeHeader('cache-control');
+    } else if (isWebAppPage(request, reply)) {
       reply.header('content-security-policy', webAppContentSecurityPolicy);
       // The page names the hashed assets of one build: ask again on every visit, so a new build shows at once.
       reply.header('cache-control', 'no-cache');
-    } else if (HASHED_ASSET.test(request.routeOptions.url ?? '')) {
-      reply.header('cache-control', 'public, max-age=31536000, immutable');
     }
   });
 }
