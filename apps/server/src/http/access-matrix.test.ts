@@ -92,6 +92,8 @@ const spellings: Record<string, (plain: string) => string> = {
   'a trailing slash': (p) => `${p}/`,
   'a semicolon': (p) => `${p};x`,
   'a null byte': (p) => `${p}%00`,
+  'an escaped slash in a parameter': (p) => p.replace(MISSING_ID, `${MISSING_ID}%2F1`),
+  'a dot segment': (p) => p.replace(/^\/api\//, '/api/x/../'),
 };
 
 function fastifyPattern(openApiPath: string): string {
@@ -166,12 +168,13 @@ function misjudged(rule: RouteRule | undefined, caller: Caller, answer: Answer):
  * route of every GET one) and OPTIONS (no route: the web app is same-origin).
  */
 function variantsOf({ method, path: plain }: Operation): [string, string, string][] {
-  return [
-    ['plain', method, plain],
+  const others = [
     ...Object.entries(spellings).map(([name, spell]): [string, string, string] => [name, method, spell(plain)]),
     ...(method === 'GET' ? [['HEAD', 'HEAD', plain] as [string, string, string]] : []),
-    ['OPTIONS', 'OPTIONS', plain],
+    ['OPTIONS', 'OPTIONS', plain] as [string, string, string],
   ];
+  // A spelling that does not apply to this path (no parameter to put a slash in) leaves it plain: not sent twice.
+  return [['plain', method, plain], ...others.filter(([, m, target]) => m !== method || target !== plain)];
 }
 
 /**
