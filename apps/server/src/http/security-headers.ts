@@ -7,10 +7,19 @@ const policy = (directives: Record<string, readonly string[]>) =>
     .map(([name, sources]) => [name, ...sources].join(' '))
     .join('; ');
 
-/** What every document policy shares: nothing from elsewhere, no plugins, no framing, forms only to us. */
-const documentBase = {
+/**
+ * The web app's policy: nothing from elsewhere, no plugins, no framing, forms
+ * only to us, scripts only our own files (the theme boot script is a file, not
+ * inline; no eval). Styles also allow 'unsafe-inline': Mantine writes its CSS
+ * variables and responsive style props as <style> elements at run time and
+ * react-toastify injects its stylesheet, so a policy without it leaves the app
+ * unstyled (docs/decisions/0011). The token is in localStorage, which CSS
+ * cannot read, so inline styles cannot leak it.
+ */
+export const webAppContentSecurityPolicy = policy({
   'default-src': ["'self'"],
   'script-src': ["'self'"],
+  'style-src': ["'self'", "'unsafe-inline'"],
   'connect-src': ["'self'"],
   'font-src': ["'self'"],
   'img-src': ["'self'", 'data:', 'blob:'],
@@ -18,24 +27,11 @@ const documentBase = {
   'base-uri': ["'none'"],
   'form-action': ["'self'"],
   'frame-ancestors': ["'none'"],
-} as const;
-
-/**
- * The web app's policy. Scripts only from our own origin (the theme boot
- * script is a file, not inline; no eval). Styles also allow 'unsafe-inline':
- * Mantine writes its CSS variables and responsive style props as <style>
- * elements at run time and react-toastify injects its stylesheet, so a policy
- * without it leaves the app unstyled (docs/decisions/0011). The token is in
- * localStorage, which CSS cannot read, so inline styles cannot leak it.
- */
-export const webAppContentSecurityPolicy = policy({
-  ...documentBase,
-  'style-src': ["'self'", "'unsafe-inline'"],
 });
 
 /**
- * The API reference at /api/docs (@fastify/swagger-ui): its scripts are files
- * too; Swagger UI's React components set inline styles. Given to the plugin
+ * The API reference at /api/docs (@fastify/swagger-ui) needs no more than the
+ * web app (its scripts are files too, its styles inline). Given to the plugin
  * as its `staticCSP`, so only its routes carry it.
  */
 export const apiReferenceContentSecurityPolicy = webAppContentSecurityPolicy;
