@@ -123,7 +123,7 @@ describe('record pages: show, edit, create modal, links, notes, files', () => {
       files.getByRole('button', { name: 'Upload' }).click(),
     ]);
     await again.setFiles({ name: 'setup.exe', mimeType: 'application/octet-stream', buffer: Buffer.from('MZ') });
-    await files.getByRole('alert').filter({ hasText: 'Files of type .exe are not accepted' }).waitFor();
+    await files.getByRole('alert').filter({ hasText: 'This kind of file is not accepted' }).waitFor();
     await files.getByRole('button', { name: 'Delete deck.txt' }).click();
     await files.getByText('No files yet.').waitFor();
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import {
   jsonSchemaTransform,
   jsonSchemaTransformObject,
@@ -61,6 +61,13 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
     bodyLimit: config.maxBodyBytes,
     routerOptions: { maxParamLength: 200 },
     genReqId: () => crypto.randomUUID(),
+    // Errors the framework meets before any route (a malformed `%` escape in
+    // the path) answer in the same shape as every other error.
+    frameworkErrors: (_error, _request, reply) => {
+      (reply as FastifyReply)
+        .code(400)
+        .send(new AppError(400, 'bad_request', 'The address of the request is not valid').toBody());
+    },
   });
   app.setValidatorCompiler(validatorCompiler);
   // Responses are built by the database as JSON text or are small objects; the

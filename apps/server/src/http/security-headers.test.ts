@@ -110,6 +110,7 @@ describe('security headers', () => {
       'bad address': await get('/api/v1/companies/%zz'),
     };
     expect(Object.values(answers).map((r) => r.status)).toEqual([404, 400, 401, 400]);
+    expect(await answers['bad address'].clone().json()).toMatchObject({ error: { code: 'bad_request' } });
     for (const [what, response] of Object.entries(answers)) {
       const headers = Object.fromEntries(response.headers);
       expect(headers, what).toMatchObject({
