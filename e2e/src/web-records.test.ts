@@ -122,7 +122,11 @@ describe('record pages: show, edit, create modal, links, notes, files', () => {
       page.waitForEvent('filechooser'),
       files.getByRole('button', { name: 'Upload' }).click(),
     ]);
-    await again.setFiles({ name: 'setup.exe', mimeType: 'application/octet-stream', buffer: Buffer.from('MZ') });
+    await again.setFiles({
+      name: 'setup.exe',
+      mimeType: 'application/octet-stream',
+      buffer: Buffer.from([0x4d, 0x5a, 0x90, 0x00, 0x03, 0x00]),
+    });
     await files.getByRole('alert').filter({ hasText: 'This kind of file is not accepted' }).waitFor();
     await files.getByRole('button', { name: 'Delete deck.txt' }).click();
     await files.getByText('No files yet.').waitFor();
