@@ -86,6 +86,11 @@ export function versionFromIfMatch(header: string | undefined, required: boolean
 
 const errorResponses = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
 
+/** The entity with its custom fields, as the actor may read it (see `readableDescription`): what a read parses against. */
+async function readerDescription(database: Database, entity: EntityDescription, actor: Actor) {
+  return readableDescription(await currentDescription(database, entity), actor.permissions);
+}
+
 /** Joins embed only what the actor may read (see `limitJoins`). */
 function assertJoinsReadable(actor: Actor, query: Pick<ListQuery, 'join'>) {
   for (const join of query.join) assertCanRead(actor, join.target);
@@ -160,7 +165,7 @@ function registerEntityRoutes(
         response: { 200: listResponseSchema(entity), ...errorResponses },
       },
       handler: async (request, reply) => {
-        const described = readableDescription(await currentDescription(database, entity), request.actor.permissions);
+        const described = await readerDescription(database, entity, request.actor);
         const query = parseListQueryString(described, request.query as Record<string, unknown>);
         return list(request.actor, described, query, reply);
       },
@@ -175,7 +180,7 @@ function registerEntityRoutes(
         response: { 200: listResponseSchema(entity), ...errorResponses },
       },
       handler: async (request, reply) => {
-        const described = readableDescription(await currentDescription(database, entity), request.actor.permissions);
+        const described = await readerDescription(database, entity, request.actor);
         return list(request.actor, described, parseListBody(described, request.body), reply);
       },
     });
@@ -194,7 +199,7 @@ column, lists are joined with "; ".`,
         },
         handler: async (request, reply) => {
           const { format, ...raw } = request.query as Record<string, unknown> & { format: ExportFormat };
-          const described = readableDescription(await currentDescription(database, entity), request.actor.permissions);
+          const described = await readerDescription(database, entity, request.actor);
           const parsed = parseListQueryString(described, raw);
           // References are written by name: their joins are read like any other, so they need reading rights too.
           const { columns, join } = exportColumns(described, parsed.select);
@@ -233,7 +238,7 @@ column, lists are joined with "; ".`,
         },
         handler: async (request, reply) => {
           await getRecord(database, entity, request.params.id, { select: ['id'], join: [] });
-          const target = readableDescription(await currentDescription(database, related), request.actor.permissions);
+          const target = await readerDescription(database, related, request.actor);
           const query = parseListQueryString(target, request.query as Record<string, unknown>);
           assertJoinsReadable(request.actor, query);
           const scope = relationScope(entity, relation, request.params.id);
@@ -261,7 +266,7 @@ column, lists are joined with "; ".`,
         response: { 200: recordSchema(entity).partial(), ...errorResponses },
       },
       handler: async (request, reply) => {
-        const described = readableDescription(await currentDescription(database, entity), request.actor.permissions);
+        const described = await readerDescription(database, entity, request.actor);
         const query = parseGetQuery(described, request.query);
         assertJoinsReadable(request.actor, query);
         const row = await getRecord(
