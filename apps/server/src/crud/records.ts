@@ -21,7 +21,7 @@ import {
   orderSignature,
   selectionSql,
 } from './list-compiler.ts';
-import { unreadableReferences } from './reference-access.ts';
+import { assertReferencesReadable } from './reference-access.ts';
 import { column, customColumnWrite, fieldOf, pgArrayLiteral, writeColumns } from './sql-fragments.ts';
 
 /** Lists count exactly up to this many rows; above it they answer the planner's estimate. */
@@ -182,17 +182,12 @@ function assignmentsOf(entity: EntityDescription, values: Record<string, unknown
  * record type the actor may not read: the answer to `firmId: 7` (saved, or
  * "no firm 7") would tell them which firms exist. Clearing one (null) tells nothing.
  */
-function assertReferencesReadable(actor: Actor, entity: EntityDescription, values: Record<string, unknown>) {
+function assertSetReferencesReadable(actor: Actor, entity: EntityDescription, values: Record<string, unknown>) {
   const set = Object.keys(values).filter((name) => values[name] !== null && values[name] !== undefined);
-  const refused = Object.entries(unreadableReferences(actor, entity, set));
-  if (refused.length === 0) return;
-  const missing = [...new Set(refused.flatMap(([, permissions]) => permissions))];
-  throw new AppError(
-    403,
-    'forbidden',
-    `Your role does not allow this: setting ${refused.map(([name]) => name).join(', ')} needs ${missing.join(', ')}`,
-    Object.fromEntries(refused.map(([name, permissions]) => [name, `Needs ${permissions.join(', ')}`])),
-  );
+  assertReferencesReadable(actor, entity, set, {
+    doing: 'setting',
+    field: (_name, missing) => `Needs ${missing.join(', ')}`,
+  });
 }
 
 /**
@@ -266,7 +261,7 @@ export async function createRecord(
   serverValues: Record<string, unknown> = {},
   executor?: Executor,
 ): Promise<string> {
-  assertReferencesReadable(actor, entity, validated);
+  assertSetReferencesReadable(actor, entity, validated);
   const values = { ...validated, ...serverValues };
   const assignments = insertAssignments(entity, values, actor);
   const insert = async (tx: Executor) => {
@@ -319,7 +314,7 @@ export async function updateRecord(
   actor: Actor,
   executor?: Executor,
 ): Promise<string> {
-  assertReferencesReadable(actor, entity, values);
+  assertSetReferencesReadable(actor, entity, values);
   const assignments = assignmentsOf(entity, values, true);
   if (assignments.length === 0) throw invalid({ body: 'Send at least one field to change' }, 'Nothing to update');
   assignments.push(

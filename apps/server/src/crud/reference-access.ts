@@ -3,6 +3,7 @@ import { allFields, type EntityDescription } from '@data-platform/shared/entitie
 import { findEntity } from '@data-platform/shared/entities/registry';
 import type { Permission } from '@data-platform/shared/permissions';
 import { type Actor, missingPermissions } from '../auth/actor.ts';
+import { AppError } from '../http/errors.ts';
 
 /**
  * The permissions the actor lacks to point the named fields of `entity` at
@@ -28,4 +29,34 @@ export function unreadableReferences(
     if (missing.length > 0) refused[name] = missing;
   }
   return refused;
+}
+
+/** How a refusal names what was refused: the verb of the message, a hint after it, and each field's message. */
+export interface ReferenceRefusal {
+  /** `setting` (a body), `importing` (a file's columns). */
+  doing: string;
+  hint?: string;
+  field(name: string, missing: readonly Permission[]): string;
+}
+
+/**
+ * 403 naming the fields and the permissions, before the database is asked,
+ * when `fieldNames` point references at records the actor may not read (see
+ * unreadableReferences).
+ */
+export function assertReferencesReadable(
+  actor: Actor,
+  entity: EntityDescription,
+  fieldNames: Iterable<string>,
+  refusal: ReferenceRefusal,
+): void {
+  const refused = Object.entries(unreadableReferences(actor, entity, fieldNames));
+  if (refused.length === 0) return;
+  const missing = [...new Set(refused.flatMap(([, permissions]) => permissions))];
+  throw new AppError(
+    403,
+    'forbidden',
+    `Your role does not allow this: ${refusal.doing} ${refused.map(([name]) => name).join(', ')} needs ${missing.join(', ')}${refusal.hint ?? ''}`,
+    Object.fromEntries(refused.map(([name, permissions]) => [name, refusal.field(name, permissions)])),
+  );
 }

@@ -7,7 +7,7 @@ import type { Actor } from '../auth/actor.ts';
 import { recordAudit } from '../auth/audit.ts';
 import { limitedRowsScope } from '../crud/read-limits.ts';
 import { createRecords } from '../crud/records.ts';
-import { unreadableReferences } from '../crud/reference-access.ts';
+import { assertReferencesReadable } from '../crud/reference-access.ts';
 import { column, pgArrayLiteral } from '../crud/sql-fragments.ts';
 import type { Database } from '../db/client.ts';
 import { columnName } from '../db/columns.ts';
@@ -147,21 +147,17 @@ const isBlank = (cells: readonly Cell[]) => cells.every((cell) => cell === null 
  * matching names against them would tell which exist. Checked on the
  * headings, before any name is looked up.
  */
-function assertReferencesReadable(entity: EntityDescription, targets: readonly Target[], actor: Actor): void {
-  const refused = Object.entries(unreadableReferences(actor, entity, new Set(targets.map((t) => t.name))));
-  if (refused.length === 0) return;
-  const fields = Object.fromEntries(
-    refused.map(([name, missing]) => [
-      name,
-      `The column ${(allFields(entity)[name] as FieldDescription).label} needs ${missing.join(', ')}`,
-    ]),
-  );
-  const missing = [...new Set(refused.flatMap(([, permissions]) => permissions))];
-  throw new AppError(
-    403,
-    'forbidden',
-    `Your role does not allow this: importing ${refused.map(([name]) => name).join(', ')} needs ${missing.join(', ')}; remove the column or ask for the permission`,
-    fields,
+function assertColumnsReadable(entity: EntityDescription, targets: readonly Target[], actor: Actor): void {
+  assertReferencesReadable(
+    actor,
+    entity,
+    targets.map((t) => t.name),
+    {
+      doing: 'importing',
+      hint: '; remove the column or ask for the permission',
+      field: (name, missing) =>
+        `The column ${(allFields(entity)[name] as FieldDescription).label} needs ${missing.join(', ')}`,
+    },
   );
 }
 
@@ -189,7 +185,7 @@ async function readRows(entity: EntityDescription, table: AsyncIterable<TableRow
           throw invalid({ file: 'No column heading names a field of these records' }, 'Nothing to import');
         }
         heading = { targets: columns.map((i) => targets[i] as Target), columns, ignored };
-        assertReferencesReadable(entity, heading.targets, actor);
+        assertColumnsReadable(entity, heading.targets, actor);
         continue;
       }
       if (rows.length === MAX_IMPORT_ROWS) {
