@@ -29,19 +29,20 @@ export async function issueUserToken(
   return token;
 }
 
-/** Spends a token (once) and answers its user, or 400 when it is unknown, used or expired. */
+/** Spends a token (once) and answers its user and their email, or 400 when it is unknown, used or expired. */
 export async function consumeUserToken(
   database: Database,
   token: string,
   purpose: TokenPurpose,
   executor?: Executor,
-): Promise<number> {
-  const [row] = await database.rows<{ user_id: number }>(
-    sql`update user_tokens set used_at = now()
-      where token_hash = ${hashToken(token)} and purpose = ${purpose} and used_at is null and expires_at > now()
-      returning user_id`,
+): Promise<{ userId: number; email: string }> {
+  const [row] = await database.rows<{ user_id: number; email: string }>(
+    sql`update user_tokens t set used_at = now() from users u
+      where u.id = t.user_id and t.token_hash = ${hashToken(token)} and t.purpose = ${purpose}
+        and t.used_at is null and t.expires_at > now()
+      returning t.user_id, u.email`,
     executor,
   );
   if (!row) throw invalid({ token: 'This link is not valid any more: it was used, replaced or has expired' });
-  return Number(row.user_id);
+  return { userId: Number(row.user_id), email: row.email };
 }

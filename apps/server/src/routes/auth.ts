@@ -39,12 +39,6 @@ export function assertAcceptablePassword(password: string, email: string, field 
   }
 }
 
-/** The email of a user, for the password policy. */
-async function emailOf(database: Database, userId: number, executor?: Executor): Promise<string> {
-  const [user] = await database.rows<{ email: string }>(sql`select email from users where id = ${userId}`, executor);
-  return user?.email ?? '';
-}
-
 export async function setPassword(database: Database, userId: number, password: string, executor?: Executor) {
   const passwordHash = await hashPassword(password);
   await database.rows(
@@ -274,9 +268,9 @@ export function registerAuthRoutes(app: FastifyInstance, database: Database, con
     handler: async (request) => {
       const { token, password } = request.body;
       await database.db.transaction(async (tx) => {
-        const userId = await consumeUserToken(database, token, 'passwordReset', tx);
+        const { userId, email } = await consumeUserToken(database, token, 'passwordReset', tx);
         // Refused after the token is taken, inside the transaction: the link still works for a better password.
-        assertAcceptablePassword(password, await emailOf(database, userId, tx));
+        assertAcceptablePassword(password, email);
         await setPassword(database, userId, password, tx);
         await revokeUserSessions(database, userId, tx);
         await recordAudit(
@@ -305,8 +299,8 @@ export function registerAuthRoutes(app: FastifyInstance, database: Database, con
     handler: async (request) => {
       const { token, firstName, lastName, password } = request.body;
       return database.db.transaction(async (tx) => {
-        const userId = await consumeUserToken(database, token, 'invitation', tx);
-        assertAcceptablePassword(password, await emailOf(database, userId, tx));
+        const { userId, email } = await consumeUserToken(database, token, 'invitation', tx);
+        assertAcceptablePassword(password, email);
         const [activated] = await database.rows(
           sql`update users set first_name = ${firstName}, last_name = ${lastName}, status = 'active',
               version = version + 1, updated_at = now(), updated_by_id = ${userId}
@@ -339,14 +333,15 @@ export function registerAuthRoutes(app: FastifyInstance, database: Database, con
       const userId = request.actor.userId as number;
       const wait = changeFailuresByUser.retryAfter(String(userId));
       if (wait > 0) throw tooMany(wait);
-      const [credentials] = await database.rows<{ password_hash: string }>(
-        sql`select password_hash from user_credentials where user_id = ${userId}`,
+      const [credentials] = await database.rows<{ password_hash: string; email: string }>(
+        sql`select c.password_hash, u.email from user_credentials c join users u on u.id = c.user_id
+          where c.user_id = ${userId}`,
       );
       if (!credentials || !(await verifyPassword(credentials.password_hash, currentPassword))) {
         changeFailuresByUser.record(String(userId));
         throw invalid({ currentPassword: 'This is not your current password' });
       }
-      assertAcceptablePassword(password, await emailOf(database, userId));
+      assertAcceptablePassword(password, credentials.email);
       await database.db.transaction(async (tx) => {
         await setPassword(database, userId, password, tx);
         await revokeUserSessions(database, userId, tx, request.actor.sessionId ?? undefined);
