@@ -8,7 +8,7 @@ import {
   startServerProcess,
   stopServerProcesses,
 } from '../testing/server-process.ts';
-import { contactsCsv, startUpload } from './upload.ts';
+import { contactsCsv, startUpload } from '../testing/upload.ts';
 
 /**
  * SIGTERM while requests are in progress (a deploy, a container stop): they

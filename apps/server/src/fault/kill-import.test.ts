@@ -8,7 +8,7 @@ import {
   startServerProcess,
   stopServerProcesses,
 } from '../testing/server-process.ts';
-import { contactsCsv, startUpload } from './upload.ts';
+import { contactsCsv, startUpload } from '../testing/upload.ts';
 
 /**
  * kill -9 while an import runs, then a start on the same data: an import is
