@@ -3,14 +3,14 @@ import { findEntity } from '@data-platform/shared/entities/registry';
 import type { FieldDescription } from '@data-platform/shared/fields/field-types';
 import { Checkbox, Group, MultiSelect, NumberInput, Select, TagsInput, Textarea, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { type Control, Controller, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { useAppDispatch, useAppSelector } from '../store/hooks.ts';
-import { getAll, type Row } from '../store/resource-slices.ts';
+import type { Row } from '../store/resource-slices.ts';
 import { useSearchQuery } from './record-api.ts';
 import type { FormValue } from './record-values.ts';
 import { joinPhone, splitPhone } from './record-values.ts';
+import { useCountries, useCurrencies } from './reference-data.ts';
 
 interface Option {
   value: string;
@@ -76,34 +76,6 @@ export function ReferencePicker({
     />
   );
 }
-
-/** The currencies, fetched once. */
-export function useCurrencies(): string[] {
-  const dispatch = useAppDispatch();
-  const items = useAppSelector((state) => state.currencies.items);
-  useEffect(() => {
-    void dispatch(
-      getAll({
-        resource: 'currencies',
-        query: [
-          ['select', 'code,name'],
-          ['pageSize', '1000'],
-        ],
-        once: true,
-      }),
-    );
-  }, [dispatch]);
-  return useMemo(() => items.map((row) => String(row.code)), [items]);
-}
-
-interface Country extends Row {
-  name: string;
-  phoneCode: string | null;
-  emoji: string | null;
-  states?: { id: number; name: string }[];
-}
-
-const useCountries = () => useAppSelector((state) => state.countries.items) as Country[];
 
 interface ControlProps {
   name: string;
