@@ -1,7 +1,7 @@
 import { isPermission, type Permission } from '@data-platform/shared/permissions';
 import { type SQL, sql } from 'drizzle-orm';
 import { pgArrayLiteral } from '../crud/sql-fragments.ts';
-import { AppError } from '../http/errors.ts';
+import { refused } from '../domain/errors.ts';
 import type { Actor } from './actor.ts';
 
 /**
@@ -30,9 +30,7 @@ export function assertWithinRights(
 ): void {
   const beyond = permissionsBeyond(actor, permissions);
   if (beyond.length === 0) return;
-  throw new AppError(
-    403,
-    'forbidden',
+  throw refused(
     `${refusal}: it holds ${beyond.join(', ')}, which your role does not`,
     field ? { [field]: 'Beyond your rights' } : undefined,
   );

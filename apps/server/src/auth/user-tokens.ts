@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Database, Executor } from '../db/client.ts';
-import { invalid } from '../http/errors.ts';
+import { invalid } from '../domain/errors.ts';
 import { hashToken, newToken } from './tokens.ts';
 
 export type TokenPurpose = 'invitation' | 'passwordReset';

@@ -7,7 +7,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { Actor } from '../auth/actor.ts';
 import { userWithinRightsSql } from '../auth/rights.ts';
 import { columnName } from '../db/columns.ts';
-import { forbidden } from '../http/errors.ts';
+import { forbidden } from '../domain/errors.ts';
 import { type ListScope, limitedRowsWhere } from './list-compiler.ts';
 import { column } from './sql-fragments.ts';
 

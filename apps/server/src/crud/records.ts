@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { type Actor, missingPermissions } from '../auth/actor.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { columnName } from '../db/columns.ts';
-import { AppError, forbidden, invalid, notFound } from '../http/errors.ts';
+import { forbidden, invalid, notFound, staleVersion } from '../domain/errors.ts';
 import {
   cappedCountSql,
   estimateSql,
@@ -338,9 +338,7 @@ export async function updateRecord(
       tx,
     );
     if (!current) throw notFound(`${entity.label} ${id}`);
-    throw new AppError(
-      412,
-      'stale_version',
+    throw staleVersion(
       `${entity.label} ${id} was changed by someone else (now version ${current.version}); reload it and apply your change again`,
       { version: `Current version is ${current.version}` },
     );
@@ -423,7 +421,7 @@ export async function deleteRecord(
     if (deleted.length === 0) {
       const [exists] = await database.rows(sql`select 1 from ${sql.identifier(entity.table)} where id = ${id}`, tx);
       if (!exists) throw notFound(`${entity.label} ${id}`);
-      throw new AppError(412, 'stale_version', `${entity.label} ${id} was changed by someone else; reload it first`);
+      throw staleVersion(`${entity.label} ${id} was changed by someone else; reload it first`);
     }
     if (entity.storesBytes) removedFiles.push(id);
     for (const [owner, ids] of owned) {

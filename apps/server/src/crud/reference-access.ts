@@ -3,7 +3,7 @@ import { allFields, type EntityDescription } from '@data-platform/shared/entitie
 import { findEntity } from '@data-platform/shared/entities/registry';
 import type { Permission } from '@data-platform/shared/permissions';
 import { type Actor, missingPermissions } from '../auth/actor.ts';
-import { AppError } from '../http/errors.ts';
+import { refused as refusedError } from '../domain/errors.ts';
 
 /**
  * The permissions the actor lacks to point the named fields of `entity` at
@@ -53,9 +53,7 @@ export function assertReferencesReadable(
   const refused = Object.entries(unreadableReferences(actor, entity, fieldNames));
   if (refused.length === 0) return;
   const missing = [...new Set(refused.flatMap(([, permissions]) => permissions))];
-  throw new AppError(
-    403,
-    'forbidden',
+  throw refusedError(
     `Your role does not allow this: ${refusal.doing} ${refused.map(([name]) => name).join(', ')} needs ${missing.join(', ')}${refusal.hint ?? ''}`,
     Object.fromEntries(refused.map(([name, permissions]) => [name, refusal.field(name, permissions)])),
   );

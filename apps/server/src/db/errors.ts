@@ -1,6 +1,6 @@
 import { allFields } from '@data-platform/shared/entities/entity';
 import { entityList } from '@data-platform/shared/entities/registry';
-import { AppError } from '../http/errors.ts';
+import { conflict, type DomainError, invalid, unavailable } from '../domain/errors.ts';
 import { columnName, currencyColumnName } from './columns.ts';
 
 interface PgError {
@@ -91,12 +91,10 @@ export function isConnectionError(error: unknown): boolean {
 }
 
 const databaseUnavailable = () =>
-  new AppError(
-    503,
+  unavailable(
     'database_unavailable',
     'The database cannot be reached at the moment; try again in a few seconds',
-    undefined,
-    { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) },
+    DATABASE_RETRY_AFTER_SECONDS,
   );
 
 function fieldsOf(pg: PgError): string[] {
@@ -106,10 +104,10 @@ function fieldsOf(pg: PgError): string[] {
 }
 
 /**
- * Turns constraint violations into 400/409 answers that name the field, and a
- * lost database into a 503 that asks to try again.
+ * Turns constraint violations into invalid values and conflicts that name the
+ * field, and a lost database into "unavailable, try again shortly".
  */
-export function mapDatabaseError(error: unknown): AppError | undefined {
+export function mapDatabaseError(error: unknown): DomainError | undefined {
   if (isConnectionError(error)) return databaseUnavailable();
   const pg = pgErrorOf(error);
   if (!pg) return undefined;
@@ -117,40 +115,34 @@ export function mapDatabaseError(error: unknown): AppError | undefined {
   const named = (message: string) => Object.fromEntries(fields.map((f) => [f, message]));
   switch (pg.code) {
     case '23505':
-      return new AppError(
-        409,
-        'conflict',
-        `Another record already has this ${fields.join(' and ')}`,
-        named('Already used'),
-      );
+      return conflict(`Another record already has this ${fields.join(' and ')}`, named('Already used'));
     case '23503':
       if (/is still referenced/.test(pg.detail ?? '')) {
-        return new AppError(409, 'conflict', 'Other records still refer to this one');
+        return conflict('Other records still refer to this one');
       }
-      return new AppError(400, 'validation_failed', 'A referenced record does not exist', named('No such record'));
+      return invalid(named('No such record'), 'A referenced record does not exist');
     case '23514': {
       const rule = pg.constraint ? checksByName.get(pg.constraint) : undefined;
-      if (!rule) return new AppError(400, 'validation_failed', 'A value is not valid');
-      return new AppError(400, 'validation_failed', rule.message, { [rule.field]: rule.message });
+      if (!rule) return invalid(undefined, 'A value is not valid');
+      return invalid({ [rule.field]: rule.message }, rule.message);
     }
     case '23502':
-      return new AppError(400, 'validation_failed', 'A required field is missing', named('Required'));
+      return invalid(named('Required'), 'A required field is missing');
     case '22003':
-      return new AppError(400, 'validation_failed', 'A number is out of range', named('Out of range'));
+      return invalid(named('Out of range'), 'A number is out of range');
     case '22P02':
     case '22007':
     case '22008':
-      return new AppError(400, 'validation_failed', 'A value has the wrong format', named('Wrong format'));
+      return invalid(named('Wrong format'), 'A value has the wrong format');
     case '22021':
       // Text the database cannot store, such as the NUL character, in a value, a filter, a search or a cursor.
-      return new AppError(400, 'validation_failed', 'A value contains a character that cannot be stored (NUL)');
+      return invalid(undefined, 'A value contains a character that cannot be stored (NUL)');
     case '40001':
     case '40P01':
-      return new AppError(409, 'conflict', 'The record changed at the same time; try again');
+      return conflict('The record changed at the same time; try again');
     default:
       // Any other data exception (class 22) is a value the client sent that the database cannot read or hold.
-      if (pg.code.startsWith('22'))
-        return new AppError(400, 'validation_failed', 'A value is not valid', named('Not valid'));
+      if (pg.code.startsWith('22')) return invalid(named('Not valid'), 'A value is not valid');
       return undefined;
   }
 }

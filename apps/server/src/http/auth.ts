@@ -8,7 +8,8 @@ import { recordAudit } from '../auth/audit.ts';
 import { authenticate } from '../auth/sessions.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
-import { AppError, forbidden } from './errors.ts';
+import { forbidden } from '../domain/errors.ts';
+import { AppError, isRefusal } from './errors.ts';
 
 /** An action on an entity, checked against the entity's access rules. */
 export interface RouteAccess {
@@ -133,7 +134,7 @@ export function installAuth(app: FastifyInstance, database: Database, config: Co
   app.addHook('onError', async (request, _reply, error) => {
     // No actor yet when a hook before the step above failed.
     const actorId = (request.actor as Actor | null)?.userId ?? null;
-    if (!(error instanceof AppError) || error.status !== 403 || actorId === null) return;
+    if (!isRefusal(error) || actorId === null) return;
     await recordAudit(database, {
       type: 'accessRefused',
       actorId,

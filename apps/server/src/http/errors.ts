@@ -1,7 +1,8 @@
 import { QueryError } from '@data-platform/shared/query/list-query';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { DomainError, type DomainErrorKind, invalid } from '../domain/errors.ts';
 
 /** The error body every endpoint answers with. */
 export const errorBodySchema = z.object({
@@ -13,7 +14,12 @@ export const errorBodySchema = z.object({
 });
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 
-/** An error with an HTTP status, a stable code, a human message and optional per-field messages. */
+/**
+ * An error that exists only in HTTP (a header the protocol requires, a body
+ * that is not JSON, a path no route has): a status, a stable code, a human
+ * message and optional per-field messages and headers. Everything below the
+ * routes throws a `DomainError` instead.
+ */
 export class AppError extends Error {
   constructor(
     readonly status: number,
@@ -30,11 +36,30 @@ export class AppError extends Error {
   }
 }
 
-export const notFound = (what: string) => new AppError(404, 'not_found', `${what} was not found`);
-export const forbidden = (missing: readonly string[]) =>
-  new AppError(403, 'forbidden', `Your role does not allow this: it needs ${missing.join(', ')}`);
-export const invalid = (fields: Record<string, string>, message = 'Some fields are not valid') =>
-  new AppError(400, 'validation_failed', message, fields);
+/** The status each kind of domain error answers with. */
+const statusByKind: Record<DomainErrorKind, number> = {
+  invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  notFound: 404,
+  conflict: 409,
+  stale: 412,
+  tooLarge: 413,
+  unsupportedType: 415,
+  tooMany: 429,
+  unavailable: 503,
+};
+
+/** A domain error as the API answers it. */
+export function httpErrorOf(error: DomainError): AppError {
+  const headers =
+    error.retryAfterSeconds === undefined ? undefined : { 'retry-after': String(error.retryAfterSeconds) };
+  return new AppError(statusByKind[error.kind], error.code, error.message, error.fields, headers);
+}
+
+/** Whether an error refused the caller (403), for the audit of refusals. */
+export const isRefusal = (error: unknown) =>
+  (error instanceof DomainError && error.kind === 'forbidden') || (error instanceof AppError && error.status === 403);
 
 interface ValidationIssue {
   keyword: string;
@@ -78,36 +103,32 @@ export function validateBody<T>(schema: z.ZodType<T>, body: unknown): T {
 }
 
 /** Maps a Postgres constraint violation to a client error, naming the field. */
-export type DatabaseErrorMapper = (error: unknown) => AppError | undefined;
+export type DatabaseErrorMapper = (error: unknown) => DomainError | undefined;
 
 /**
  * Every error leaves as `{ error: { code, message, fields } }`. Unknown
  * errors are logged and answered with a 500 that reveals nothing.
  */
 export function installErrorHandler(app: FastifyInstance, mapDatabaseError: DatabaseErrorMapper): void {
+  const send = (reply: FastifyReply, error: AppError) =>
+    reply
+      .code(error.status)
+      .headers(error.headers ?? {})
+      .send(error.toBody());
   app.setErrorHandler((err: FastifyError, request, reply) => {
-    if (err instanceof AppError) {
-      if (err.headers) reply.headers(err.headers);
-      return reply.code(err.status).send(err.toBody());
-    }
+    if (err instanceof AppError) return send(reply, err);
+    if (err instanceof DomainError) return send(reply, httpErrorOf(err));
     if (err instanceof QueryError) {
-      return reply.code(400).send(invalid(err.fields, 'The list parameters are not valid').toBody());
+      return send(reply, httpErrorOf(invalid(err.fields, 'The list parameters are not valid')));
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
       const where = err.validationContext === 'body' ? 'body' : err.validationContext;
       const fields = issuesToFields(err.validation as unknown as ValidationIssue[]);
-      return reply
-        .code(400)
-        .send(
-          invalid(fields, `The request ${where} is not valid: ${Object.entries(fields)[0]?.join(': ') ?? ''}`).toBody(),
-        );
+      const message = `The request ${where} is not valid: ${Object.entries(fields)[0]?.join(': ') ?? ''}`;
+      return send(reply, httpErrorOf(invalid(fields, message)));
     }
     const mapped = mapDatabaseError(err);
-    if (mapped)
-      return reply
-        .code(mapped.status)
-        .headers(mapped.headers ?? {})
-        .send(mapped.toBody());
+    if (mapped) return send(reply, httpErrorOf(mapped));
     if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
       return reply.code(400).send(new AppError(400, 'malformed_json', 'The body is not valid JSON').toBody());
     }

@@ -11,7 +11,7 @@ import { assertReferencesReadable } from '../crud/reference-access.ts';
 import { column, pgArrayLiteral } from '../crud/sql-fragments.ts';
 import type { Database } from '../db/client.ts';
 import { columnName } from '../db/columns.ts';
-import { AppError, invalid } from '../http/errors.ts';
+import { type DomainError, invalid, tooLarge, unsupportedType } from '../domain/errors.ts';
 import { readCsv } from './csv-reader.ts';
 import { type Cell, type TableRow, UnreadableTable, yieldToOthers } from './table.ts';
 import { readXlsx } from './xlsx-reader.ts';
@@ -38,7 +38,7 @@ interface Target {
 export function readTable(bytes: Buffer, fileName: string): AsyncGenerator<TableRow> {
   if (/\.xlsx$/i.test(fileName)) return readXlsx(bytes);
   if (/\.csv$/i.test(fileName)) return readCsv(bytes);
-  throw new AppError(415, 'unsupported_media_type', 'Import a .csv or .xlsx file', { file: 'Expected .csv or .xlsx' });
+  throw unsupportedType('Import a .csv or .xlsx file', { file: 'Expected .csv or .xlsx' });
 }
 
 /**
@@ -134,9 +134,9 @@ export interface Importer {
   ip: string;
 }
 
-/** A file the readers refused, as an answer: 413 for a limit of size, 400 otherwise. */
-function refusal(error: UnreadableTable): AppError {
-  if (error.tooLarge) return new AppError(413, 'too_large', error.message, { file: error.message });
+/** A file the readers refused: too large for a limit of size, invalid otherwise. */
+function refusal(error: UnreadableTable): DomainError {
+  if (error.tooLarge) return tooLarge(error.message, { file: error.message });
   return invalid({ file: error.message }, 'The file could not be read');
 }
 
@@ -189,7 +189,7 @@ async function readRows(entity: EntityDescription, table: AsyncIterable<TableRow
         continue;
       }
       if (rows.length === MAX_IMPORT_ROWS) {
-        throw new AppError(413, 'too_large', `Import at most ${MAX_IMPORT_ROWS} rows at a time`, {
+        throw tooLarge(`Import at most ${MAX_IMPORT_ROWS} rows at a time`, {
           file: `More than ${MAX_IMPORT_ROWS} rows; at most ${MAX_IMPORT_ROWS}`,
         });
       }

@@ -19,7 +19,8 @@ import { consumeUserToken, issueUserToken } from '../auth/user-tokens.ts';
 import type { Config } from '../config.ts';
 import { getRecord } from '../crud/records.ts';
 import type { Database, Executor } from '../db/client.ts';
-import { AppError, errorBodySchema, invalid } from '../http/errors.ts';
+import { invalid, refused, tooMany, unauthenticated } from '../domain/errors.ts';
+import { errorBodySchema } from '../http/errors.ts';
 import type { Mailer } from '../mail/mailer.ts';
 
 const meJoin = parseGetQuery(users, { join: 'role(name,permissions)' });
@@ -47,11 +48,6 @@ export async function setPassword(database: Database, userId: number, password: 
     executor,
   );
 }
-
-const tooMany = (retryAfter: number) =>
-  new AppError(429, 'too_many_requests', `Too many attempts; try again in ${retryAfter} seconds`, undefined, {
-    'retry-after': String(retryAfter),
-  });
 
 const sessionInfo = (request: FastifyRequest) => ({ ip: request.ip, userAgent: request.headers['user-agent'] });
 
@@ -150,17 +146,17 @@ export function registerAuthRoutes(app: FastifyInstance, database: Database, con
           targetUserId: found ? Number(found.id) : null,
           targetEmail: email,
         });
-        throw new AppError(401, 'invalid_credentials', 'The email or the password is not right');
+        throw unauthenticated('The email or the password is not right', 'invalid_credentials');
       }
       // Only someone who knows the password learns the account's state.
       if (found.status === 'pending') {
-        throw new AppError(403, 'account_pending', 'Your access request is waiting for an administrator');
+        throw refused('Your access request is waiting for an administrator', undefined, 'account_pending');
       }
       if (found.status === 'rejected') {
-        throw new AppError(403, 'account_rejected', 'Your access request was declined by an administrator');
+        throw refused('Your access request was declined by an administrator', undefined, 'account_rejected');
       }
       if (found.status === 'disabled') {
-        throw new AppError(403, 'account_disabled', 'Your account is disabled; ask an administrator');
+        throw refused('Your account is disabled; ask an administrator', undefined, 'account_disabled');
       }
       failuresByAccountAndAddress.clear(pair);
       const userId = Number(found.id);

@@ -16,7 +16,8 @@ import type { Config } from '../config.ts';
 import { createRecord, getRecord, storedFilePath } from '../crud/records.ts';
 import { idParamsSchema, readableScope, sendRecord } from '../crud/routes.ts';
 import type { Database } from '../db/client.ts';
-import { AppError, errorBodySchema } from '../http/errors.ts';
+import { invalid, tooLarge, unsupportedType } from '../domain/errors.ts';
+import { errorBodySchema } from '../http/errors.ts';
 import { acceptedExtensions, decideFileType, type FileType, servedFileType } from '../io/file-types.ts';
 
 const uploadQuerySchema = z.strictObject({
@@ -31,7 +32,7 @@ const unsafeNameCharacters = /[\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u206
 /** The name an upload is stored under: its last path segment, refused when it could mislead or break a header. */
 function uploadName(raw: string): string {
   const name = (raw.split(/[/\\]/).pop() ?? '').trim();
-  const refuse = (message: string) => new AppError(400, 'validation_failed', message, { file: message });
+  const refuse = (message: string) => invalid({ file: message }, message);
   if (name === '' || name === '.' || name === '..') throw refuse('Name the file');
   if (name.length > MAX_NAME_LENGTH) throw refuse(`A file name has at most ${MAX_NAME_LENGTH} characters`);
   if (unsafeNameCharacters.test(name)) throw refuse('A file name cannot contain control or text direction characters');
@@ -85,11 +86,11 @@ ${acceptedExtensions.join(', ')} that matches the bytes; anything else answers 4
     },
     handler: async (request, reply) => {
       if (!request.isMultipart()) {
-        throw new AppError(415, 'unsupported_media_type', 'Send the file as multipart/form-data', { file: 'Required' });
+        throw unsupportedType('Send the file as multipart/form-data', { file: 'Required' });
       }
       const part = await request.file();
       if (part?.fieldname !== 'file') {
-        throw new AppError(400, 'validation_failed', 'Send one part named file', { file: 'Required' });
+        throw invalid({ file: 'Required' }, 'Send one part named file');
       }
       let name: string;
       try {
@@ -114,13 +115,13 @@ ${acceptedExtensions.join(', ')} that matches the bytes; anything else answers 4
       try {
         await pipeline(part.file, meter, createWriteStream(tmp, { flags: 'wx' }));
         if (part.file.truncated) {
-          throw new AppError(413, 'too_large', `The file is larger than ${config.maxUploadBytes} bytes`, {
+          throw tooLarge(`The file is larger than ${config.maxUploadBytes} bytes`, {
             file: 'Too large',
           });
         }
         const decided = await decideFileType(tmp, size, name);
         if ('refused' in decided) {
-          throw new AppError(415, 'file_type_refused', decided.refused, { file: decided.refused });
+          throw unsupportedType(decided.refused, { file: decided.refused }, 'file_type_refused');
         }
         const row = await database.db.transaction(async (tx) => {
           const created = await createRecord(

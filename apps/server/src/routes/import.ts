@@ -7,7 +7,8 @@ import { z } from 'zod';
 import type { Config } from '../config.ts';
 import { currentDescription } from '../crud/custom-fields.ts';
 import type { Database } from '../db/client.ts';
-import { AppError, errorBodySchema } from '../http/errors.ts';
+import { invalid, tooLarge, unsupportedType } from '../domain/errors.ts';
+import { errorBodySchema } from '../http/errors.ts';
 import { importTable, MAX_IMPORT_ROWS, readTable } from '../io/import.ts';
 import { tableLimits } from '../io/table.ts';
 import { xlsxLimits } from '../io/xlsx-reader.ts';
@@ -40,17 +41,17 @@ export function registerImportRoutes(app: FastifyInstance, database: Database, c
         },
         handler: async (request, reply) => {
           if (!request.isMultipart()) {
-            throw new AppError(415, 'unsupported_media_type', 'Send the file as multipart/form-data', {
+            throw unsupportedType('Send the file as multipart/form-data', {
               file: 'Required',
             });
           }
           const part = await request.file();
           if (part?.fieldname !== 'file') {
-            throw new AppError(400, 'validation_failed', 'Send one part named file', { file: 'Required' });
+            throw invalid({ file: 'Required' }, 'Send one part named file');
           }
           const bytes = await part.toBuffer().catch((error: unknown) => {
             if (part.file.truncated || (error as { statusCode?: number }).statusCode === 413) {
-              throw new AppError(413, 'too_large', `The file is larger than ${config.maxUploadBytes} bytes`, {
+              throw tooLarge(`The file is larger than ${config.maxUploadBytes} bytes`, {
                 file: 'Too large',
               });
             }

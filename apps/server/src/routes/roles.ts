@@ -10,7 +10,8 @@ import { assertWithinRights } from '../auth/rights.ts';
 import { createRecord, deleteRecord, updateRecord } from '../crud/records.ts';
 import { idParamsSchema, sendRecord, versionFromIfMatch } from '../crud/routes.ts';
 import type { Database, Executor } from '../db/client.ts';
-import { AppError, errorBodySchema, invalid, notFound } from '../http/errors.ts';
+import { conflict, invalid, notFound } from '../domain/errors.ts';
+import { errorBodySchema } from '../http/errors.ts';
 
 interface StoredRole {
   name: string;
@@ -29,7 +30,7 @@ async function editableRole(database: Database, actor: Actor, id: number, execut
   );
   if (!role) throw notFound(`Role ${id}`);
   if (role.built_in)
-    throw new AppError(409, 'built_in_role', `${role.name} is built in and cannot be changed or deleted`);
+    throw conflict(`${role.name} is built in and cannot be changed or deleted`, undefined, 'built_in_role');
   assertWithinRights(actor, role.permissions, `You cannot change or delete ${role.name}`);
   return role;
 }
@@ -133,10 +134,10 @@ export function registerRoleRoutes(app: FastifyInstance, database: Database, dat
           tx,
         )) as [{ n: number }];
         if (n > 0)
-          throw new AppError(
-            409,
-            'role_in_use',
+          throw conflict(
             `${found.name} is given to ${n} user(s); give them another role first`,
+            undefined,
+            'role_in_use',
           );
         return found;
       });

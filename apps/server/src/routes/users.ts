@@ -20,7 +20,8 @@ import type { Config } from '../config.ts';
 import { getRecord, updateRecord } from '../crud/records.ts';
 import { idParamsSchema, sendRecord, versionFromIfMatch } from '../crud/routes.ts';
 import type { Database, Executor } from '../db/client.ts';
-import { AppError, errorBodySchema, notFound } from '../http/errors.ts';
+import { conflict, invalid, notFound } from '../domain/errors.ts';
+import { errorBodySchema } from '../http/errors.ts';
 import type { Mailer } from '../mail/mailer.ts';
 
 interface UserRow {
@@ -50,7 +51,7 @@ async function findUser(database: Database, id: number, executor?: Executor): Pr
 
 async function roleName(database: Database, roleId: number, executor: Executor): Promise<string> {
   const [role] = await database.rows<{ name: string }>(sql`select name from roles where id = ${roleId}`, executor);
-  if (!role) throw new AppError(400, 'validation_failed', 'This role does not exist', { roleId: 'No such role' });
+  if (!role) throw invalid({ roleId: 'No such role' }, 'This role does not exist');
   return role.name;
 }
 
@@ -63,7 +64,7 @@ async function assertCanGrant(database: Database, actor: Actor, roleId: number, 
     sql`select name, permissions from roles where id = ${roleId}`,
     executor,
   );
-  if (!role) throw new AppError(400, 'validation_failed', 'This role does not exist', { roleId: 'No such role' });
+  if (!role) throw invalid({ roleId: 'No such role' }, 'This role does not exist');
   assertWithinRights(
     actor,
     role.permissions,
@@ -99,10 +100,10 @@ async function assertNotLastAdministrator(database: Database, userId: number, ex
     executor,
   );
   if (admins.length === 1 && Number(admins[0]?.id) === userId) {
-    throw new AppError(
-      409,
-      'last_administrator',
+    throw conflict(
       'This is the last active administrator; make someone else administrator first',
+      undefined,
+      'last_administrator',
     );
   }
 }
@@ -176,7 +177,7 @@ export function registerUserRoutes(app: FastifyInstance, database: Database, con
             existing.status === 'invited'
               ? 'This email is already invited; resend the invitation instead'
               : 'This email already has an account';
-          throw new AppError(409, 'conflict', message, { email: 'Already used' });
+          throw conflict(message, { email: 'Already used' });
         }
         await assertCanGrant(database, request.actor, roleId, tx);
         const [created] = (await database.rows<{ id: number }>(
@@ -212,10 +213,10 @@ export function registerUserRoutes(app: FastifyInstance, database: Database, con
         const user = await findUser(database, request.params.id, tx);
         assertCanActOn(request.actor, user);
         if (user.status !== 'invited') {
-          throw new AppError(
-            409,
-            'not_invited',
+          throw conflict(
             'Only users who have not accepted their invitation can be invited again',
+            undefined,
+            'not_invited',
           );
         }
         await sendInvitation(
@@ -252,7 +253,7 @@ export function registerUserRoutes(app: FastifyInstance, database: Database, con
           const user = await findUser(database, request.params.id, tx);
           assertCanActOn(request.actor, user);
           if (user.status !== 'pending')
-            throw new AppError(409, 'not_pending', 'This user has no pending access request');
+            throw conflict('This user has no pending access request', undefined, 'not_pending');
           const roleId = decision === 'approve' ? (request.body as { roleId: number }).roleId : null;
           if (roleId !== null) await assertCanGrant(database, request.actor, roleId, tx);
           await database.rows(
@@ -306,7 +307,11 @@ export function registerUserRoutes(app: FastifyInstance, database: Database, con
         const user = await findUser(database, request.params.id, tx);
         assertCanActOn(request.actor, user);
         if (changes.status && !(switchableUserStatuses as readonly string[]).includes(user.status)) {
-          throw new AppError(409, 'wrong_status', `A user who is ${user.status} cannot be made ${changes.status} here`);
+          throw conflict(
+            `A user who is ${user.status} cannot be made ${changes.status} here`,
+            undefined,
+            'wrong_status',
+          );
         }
         const roleChanges = changes.roleId !== undefined && changes.roleId !== Number(user.role_id);
         const leavesAdministrators = user.role_name === ADMINISTRATOR && (roleChanges || changes.status === 'disabled');
