@@ -1,16 +1,16 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { requiredPermissions } from '@data-platform/shared/entities/access';
 import { allFields, type EntityDescription, isWritable } from '@data-platform/shared/entities/entity';
 import { entityList, findEntity } from '@data-platform/shared/entities/registry';
 import type { FieldDescription, FieldType } from '@data-platform/shared/fields/field-types';
 import type { ListQuery } from '@data-platform/shared/query/list-query';
 import { type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { type Actor, missingPermissions } from '../auth/actor.ts';
+import { assertMayAttachTo, assertReferencesReadable } from '../access/references.ts';
+import type { Actor } from '../auth/actor.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { columnName } from '../db/columns.ts';
-import { forbidden, invalid, notFound, staleVersion } from '../domain/errors.ts';
+import { invalid, notFound, staleVersion } from '../domain/errors.ts';
 import {
   cappedCountSql,
   estimateSql,
@@ -21,7 +21,6 @@ import {
   orderSignature,
   selectionSql,
 } from './list-compiler.ts';
-import { assertReferencesReadable } from './reference-access.ts';
 import { column, customColumnWrite, fieldOf, pgArrayLiteral, writeColumns } from './sql-fragments.ts';
 
 /** Lists count exactly up to this many rows; above it they answer the planner's estimate. */
@@ -211,8 +210,7 @@ async function checkAttachmentTargets(
   for (const [name, ids] of idsByTarget) {
     const target = findEntity(name);
     if (!target) throw invalid({ [entityField]: 'Unknown record type' });
-    const missing = missingPermissions(actor, requiredPermissions(target, 'read'));
-    if (missing.length > 0) throw forbidden(missing);
+    assertMayAttachTo(actor, target);
     const found = await database.rows<{ id: number | string }>(
       sql`select id from ${sql.identifier(target.table)}
         where id = any(${pgArrayLiteral([...ids])}::bigint[]) for key share`,

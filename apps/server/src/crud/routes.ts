@@ -1,4 +1,4 @@
-import { isPermissionResource, readableDescription, requiredPermissions } from '@data-platform/shared/entities/access';
+import { exportPermissions } from '@data-platform/shared/entities/access';
 import { isCustomizable } from '@data-platform/shared/entities/custom-fields';
 import { type EntityDescription, type Operation, operationsOf } from '@data-platform/shared/entities/entity';
 import { createSchema, recordSchema, updateSchema } from '@data-platform/shared/entities/record-schema';
@@ -13,20 +13,19 @@ import {
   parseListBody,
   parseListQueryString,
 } from '@data-platform/shared/query/list-query';
-import { sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { type Actor, missingPermissions } from '../auth/actor.ts';
+import { assertRowReadable, bothScopes, limitJoins, readableScope, readerDescription } from '../access/reading.ts';
+import type { Actor } from '../auth/actor.ts';
 import { type RecordChangeType, recordChange } from '../auth/audit.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { notFound } from '../domain/errors.ts';
-import { assertCanRead, type RouteAccess } from '../http/auth.ts';
+import type { RouteAccess } from '../http/auth.ts';
 import { AppError, errorBodySchema, validateBody } from '../http/errors.ts';
 import { type ExportFormat, exportColumns, exportContentTypes, exportFormats, exportStream } from '../io/export.ts';
 import { currentDescription } from './custom-fields.ts';
-import { attachmentScope, type ListScope, relationScope } from './list-compiler.ts';
-import { limitedRowsScope, limitJoins } from './read-limits.ts';
+import { relationScope } from './list-compiler.ts';
 import { createRecord, deleteRecord, getRecord, type ListPage, listRecords, updateRecord } from './records.ts';
 
 export const idParamsSchema = z.object({
@@ -87,45 +86,6 @@ export function versionFromIfMatch(header: string | undefined, required: boolean
 
 const errorResponses = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
 
-/** The entity with its custom fields, as the actor may read it (see `readableDescription`): what a read parses against. */
-async function readerDescription(database: Database, entity: EntityDescription, actor: Actor) {
-  return readableDescription(await currentDescription(database, entity), actor.permissions);
-}
-
-/** Joins embed only what the actor may read (see `limitJoins`). */
-function assertJoinsReadable(actor: Actor, query: Pick<ListQuery, 'join'>) {
-  for (const join of query.join) assertCanRead(actor, join.target);
-  limitJoins(actor, query);
-}
-
-/** The rows the actor may read: see `attachedScope` and `limitedRowsScope`. */
-export function readableScope(entity: EntityDescription, actor: Actor): ListScope | undefined {
-  return bothScopes(attachedScope(entity, actor), limitedRowsScope(entity, actor));
-}
-
-/** Rows attached to records (notes, files) are listed only for record types the actor may read. */
-function attachedScope(entity: EntityDescription, actor: Actor): ListScope | undefined {
-  if (!entity.attachedTo) return undefined;
-  const field = entity.fields[entity.attachedTo.entityField];
-  const readable = (field?.options ?? []).filter((name) => {
-    const target = findEntity(name);
-    return target !== undefined && missingPermissions(actor, requiredPermissions(target, 'read')).length === 0;
-  });
-  return attachmentScope(entity, readable);
-}
-
-/** 404 unless the actor may read the row: a note on an investor does not exist for someone who cannot read investors. */
-async function assertRowReadable(database: Database, entity: EntityDescription, id: number, actor: Actor) {
-  const scope = readableScope(entity, actor);
-  if (scope) await getRecord(database, entity, id, { select: ['id'], join: [] }, scope);
-}
-
-/** Both scopes must hold. */
-function bothScopes(a: ListScope | undefined, b: ListScope | undefined): ListScope | undefined {
-  if (!a || !b) return a ?? b;
-  return { where: sql`(${a.where}) and (${b.where})`, extra: [...(a.extra ?? []), ...(b.extra ?? [])] };
-}
-
 function registerEntityRoutes(
   app: FastifyInstance,
   database: Database,
@@ -138,7 +98,7 @@ function registerEntityRoutes(
   const tags = [entity.labelPlural];
   const access = (action: RouteAccess['action']) => ({ access: { resource: entity.name, action } });
   const list = async (actor: Actor, described: EntityDescription, query: ListQuery, reply: FastifyReply) => {
-    assertJoinsReadable(actor, query);
+    limitJoins(actor, query);
     return sendPage(reply, query, await listRecords(database, described, query, readableScope(entity, actor)));
   };
   // Custom fields are known at request time: the route schema lets them through, the handler checks them.
@@ -185,7 +145,7 @@ function registerEntityRoutes(
         return list(request.actor, described, parseListBody(described, request.body), reply);
       },
     });
-    if (isPermissionResource(entity.name)) {
+    if (exportPermissions(entity)) {
       api.get(`${base}/export`, {
         config: { ...access('read'), permission: `${entity.name}:export` },
         schema: {
@@ -205,7 +165,7 @@ column, lists are joined with "; ".`,
           // References are written by name: their joins are read like any other, so they need reading rights too.
           const { columns, join } = exportColumns(described, parsed.select);
           const query = { ...parsed, join: [...parsed.join, ...join] };
-          assertJoinsReadable(request.actor, query);
+          limitJoins(request.actor, query);
           const file = `${entity.name}-${new Date().toISOString().slice(0, 10)}.${format}`;
           // The file is streamed as it is written; the typed reply knows only the JSON answers.
           return (reply as FastifyReply)
@@ -241,7 +201,7 @@ column, lists are joined with "; ".`,
           await getRecord(database, entity, request.params.id, { select: ['id'], join: [] });
           const target = await readerDescription(database, related, request.actor);
           const query = parseListQueryString(target, request.query as Record<string, unknown>);
-          assertJoinsReadable(request.actor, query);
+          limitJoins(request.actor, query);
           const scope = relationScope(entity, relation, request.params.id);
           if (!scope) throw notFound(`Relation ${relation}`);
           const page = await listRecords(
@@ -269,7 +229,7 @@ column, lists are joined with "; ".`,
       handler: async (request, reply) => {
         const described = await readerDescription(database, entity, request.actor);
         const query = parseGetQuery(described, request.query);
-        assertJoinsReadable(request.actor, query);
+        limitJoins(request.actor, query);
         const row = await getRecord(
           database,
           described,

@@ -1,12 +1,10 @@
-import { requiredPermissions } from '@data-platform/shared/entities/access';
 import type { EntityDescription } from '@data-platform/shared/entities/entity';
-import { findEntity } from '@data-platform/shared/entities/registry';
 import { parseListQueryString } from '@data-platform/shared/query/list-query';
 import { type DashboardSummaries, dashboardBreakdowns, type GroupCount } from '@data-platform/shared/summaries';
 import { sql } from 'drizzle-orm';
-import { type Actor, missingPermissions } from '../auth/actor.ts';
+import { readableEntity, readableScope } from '../access/reading.ts';
+import type { Actor } from '../auth/actor.ts';
 import { countRows, listRecords } from '../crud/records.ts';
-import { readableScope } from '../crud/routes.ts';
 import type { Database } from '../db/client.ts';
 import { columnName } from '../db/columns.ts';
 
@@ -31,12 +29,6 @@ export async function countByValue(
   return result;
 }
 
-function canRead(actor: Actor, resource: string): EntityDescription | undefined {
-  const entity = findEntity(resource);
-  if (!entity) return undefined;
-  return missingPermissions(actor, requiredPermissions(entity, 'read')).length === 0 ? entity : undefined;
-}
-
 /**
  * What the home dashboard shows: how many records of each type, the deal
  * pipeline, investors by fundraising status, funds by status and the latest
@@ -45,15 +37,18 @@ function canRead(actor: Actor, resource: string): EntityDescription | undefined 
 export async function dashboardSummaries(database: Database, actor: Actor): Promise<DashboardSummaries> {
   const counts: DashboardSummaries['counts'] = {};
   for (const resource of counted) {
-    const entity = canRead(actor, resource);
-    if (entity) counts[resource] = await countRows(database, entity, parseListQueryString(entity, {}));
+    const entity = readableEntity(actor, resource);
+    if (entity) {
+      const query = parseListQueryString(entity, {});
+      counts[resource] = await countRows(database, entity, query, readableScope(entity, actor));
+    }
   }
   const summaries: DashboardSummaries = { counts };
   for (const { key, resource, field } of dashboardBreakdowns) {
-    const entity = canRead(actor, resource);
+    const entity = readableEntity(actor, resource);
     if (entity) summaries[key] = await countByValue(database, entity, field);
   }
-  const notes = canRead(actor, 'notes');
+  const notes = readableEntity(actor, 'notes');
   if (notes) {
     const query = parseListQueryString(notes, {
       select: 'body,entity,recordId,createdAt',

@@ -56,12 +56,6 @@ function neededBy(config: { access?: RouteAccess | RouteAccess[]; permission?: P
   return needed;
 }
 
-/** Throws 403 unless the actor holds every permission needed to read `resource`. */
-export function assertCanRead(actor: Actor, resource: string): void {
-  const missing = missingPermissions(actor, neededBy({ access: { resource, action: 'read' } }));
-  if (missing.length > 0) throw forbidden(missing);
-}
-
 /** A route as the authentication step sees it. */
 export interface RouteRule {
   method: string;

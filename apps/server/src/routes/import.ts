@@ -1,5 +1,4 @@
-import { isPermissionResource } from '@data-platform/shared/entities/access';
-import { operationsOf } from '@data-platform/shared/entities/entity';
+import { importPermissions } from '@data-platform/shared/entities/access';
 import { entityList } from '@data-platform/shared/entities/registry';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -21,8 +20,8 @@ import { xlsxLimits } from '../io/xlsx-reader.ts';
 export function registerImportRoutes(app: FastifyInstance, database: Database, config: Config): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   for (const entity of entityList) {
-    // Files are rows over stored bytes: a spreadsheet row cannot bring them.
-    if (!isPermissionResource(entity.name) || !operationsOf(entity).includes('create') || entity.storesBytes) continue;
+    // The shared rule decides which entities can be imported, here and in the web app.
+    if (!importPermissions(entity)) continue;
     for (const segment of [entity.name, ...(entity.pathAlias ? [entity.pathAlias] : [])]) {
       api.post(`/api/v1/${segment}/import`, {
         config: { access: { resource: entity.name, action: 'create' }, permission: `${entity.name}:import` },

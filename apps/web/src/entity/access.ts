@@ -1,13 +1,28 @@
-import { isPermissionResource, requiredPermissions } from '@data-platform/shared/entities/access';
+import {
+  exportPermissions,
+  type HeldPermissions,
+  importPermissions,
+  mayAct,
+  permissionsLacking,
+  readsInFull,
+} from '@data-platform/shared/entities/access';
 import { type AccessAction, operationsOf } from '@data-platform/shared/entities/entity';
 import { findEntity } from '@data-platform/shared/entities/registry';
 import type { Permission } from '@data-platform/shared/permissions';
 import type { CurrentUser } from '../store/auth-slice.ts';
 
+// The web app only hints: it offers what the server's rules (the same shared
+// functions, in packages/shared/src/entities/access.ts) would allow.
+
+/** The user's permissions as the shared rules take them; none when signed out. */
+function heldBy(user: CurrentUser | undefined): HeldPermissions | undefined {
+  return user ? new Set(user.role?.permissions ?? []) : undefined;
+}
+
 /** True when the user's role holds every permission named. */
 export function holds(user: CurrentUser | undefined, needed: readonly Permission[]): boolean {
-  const granted = user?.role?.permissions ?? [];
-  return user !== undefined && needed.every((permission) => granted.includes(permission));
+  const held = heldBy(user);
+  return held !== undefined && permissionsLacking(held, needed).length === 0;
 }
 
 /**
@@ -17,18 +32,19 @@ export function holds(user: CurrentUser | undefined, needed: readonly Permission
  */
 export function canRead(user: CurrentUser | undefined, resource: string): boolean {
   const entity = findEntity(resource);
-  const full = entity?.limitedRead ? [entity.limitedRead.permission] : [];
-  return entity !== undefined && holds(user, [...requiredPermissions(entity, 'read'), ...full]);
+  const held = heldBy(user);
+  return entity !== undefined && held !== undefined && readsInFull(entity, held);
 }
 
 /** True when the API offers the action on the resource (generic or own routes) and the user's role allows it. */
 export function can(user: CurrentUser | undefined, resource: string, action: AccessAction): boolean {
   const entity = findEntity(resource);
-  if (!entity) return false;
+  const held = heldBy(user);
+  if (!entity || !held) return false;
   const operation = action === 'read' ? 'list' : action;
   const offered =
     operationsOf(entity).includes(operation) || (operation !== 'list' && entity.ownOperations?.includes(operation));
-  return Boolean(offered) && holds(user, requiredPermissions(entity, action));
+  return Boolean(offered) && mayAct(entity, action, held);
 }
 
 /** True when the generic routes serve the action, so the generic forms (create, bulk edit) can do it. */
@@ -39,15 +55,14 @@ export function genericallyOffered(resource: string, action: Exclude<AccessActio
 
 /** True when the resource can be exported (`GET /{resource}/export`) and the user's role allows it. */
 export function canExport(user: CurrentUser | undefined, resource: string): boolean {
-  return isPermissionResource(resource) && canRead(user, resource) && holds(user, [`${resource}:export`]);
+  const entity = findEntity(resource);
+  const needed = entity && exportPermissions(entity);
+  return needed !== undefined && canRead(user, resource) && holds(user, needed);
 }
 
 /** True when records of the resource can be imported (`POST /{resource}/import`) and the user's role allows it. */
 export function canImport(user: CurrentUser | undefined, resource: string): boolean {
-  return (
-    isPermissionResource(resource) &&
-    genericallyOffered(resource, 'create') &&
-    can(user, resource, 'create') &&
-    holds(user, [`${resource}:import`])
-  );
+  const entity = findEntity(resource);
+  const needed = entity && importPermissions(entity);
+  return needed !== undefined && holds(user, needed);
 }

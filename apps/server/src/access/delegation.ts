@@ -1,8 +1,8 @@
 import { isPermission, type Permission } from '@data-platform/shared/permissions';
 import { type SQL, sql } from 'drizzle-orm';
+import type { Actor } from '../auth/actor.ts';
 import { pgArrayLiteral } from '../crud/sql-fragments.ts';
 import { refused } from '../domain/errors.ts';
-import type { Actor } from './actor.ts';
 
 /**
  * The one rule of delegation: nobody passes on or reaches past what they hold.

@@ -1,0 +1,116 @@
+/**
+ * Who may read which rows and fields: every generic path that reads an
+ * entity (lists, relation lists, records, joins, exports, search, the home
+ * dashboard, import's look-up of names) asks this module, and nothing else
+ * decides it. The rules themselves are the shared ones
+ * (packages/shared/src/entities/access.ts) the web app also asks; here they
+ * become refusals and SQL scopes.
+ */
+import {
+  mayAct,
+  readableAttachmentTypes,
+  readableDescription,
+  requiredPermissions,
+} from '@data-platform/shared/entities/access';
+import { allFields, type EntityDescription } from '@data-platform/shared/entities/entity';
+import { findEntity } from '@data-platform/shared/entities/registry';
+import { allPermissions } from '@data-platform/shared/permissions';
+import type { ListQuery } from '@data-platform/shared/query/list-query';
+import { type SQL, sql } from 'drizzle-orm';
+import { type Actor, missingPermissions } from '../auth/actor.ts';
+import { currentDescription } from '../crud/custom-fields.ts';
+import { attachmentScope, type ListScope, limitedRowsWhere } from '../crud/list-compiler.ts';
+import { getRecord } from '../crud/records.ts';
+import { column } from '../crud/sql-fragments.ts';
+import type { Database } from '../db/client.ts';
+import { columnName } from '../db/columns.ts';
+import { forbidden } from '../domain/errors.ts';
+import { userWithinRightsSql } from './delegation.ts';
+
+/** The entity, when the actor may read its records at all (rows and fields may still be limited). */
+export function readableEntity(actor: Actor, resource: string): EntityDescription | undefined {
+  const entity = findEntity(resource);
+  return entity && mayAct(entity, 'read', actor.permissions) ? entity : undefined;
+}
+
+/** Refused, naming the permissions, unless the actor may read the resource's records. */
+export function assertMayRead(actor: Actor, resource: string): void {
+  const entity = findEntity(resource);
+  if (!entity) throw new Error(`No entity named ${resource}`);
+  const missing = missingPermissions(actor, requiredPermissions(entity, 'read'));
+  if (missing.length > 0) throw forbidden(missing);
+}
+
+/** The entity with its custom fields, as the actor may read it (see `readableDescription`): what a read parses against. */
+export async function readerDescription(
+  database: Database,
+  entity: EntityDescription,
+  actor: Actor,
+): Promise<EntityDescription> {
+  return readableDescription(await currentDescription(database, entity), actor.permissions);
+}
+
+/**
+ * The rows of an entity the actor may read beyond its access rule (see
+ * `limitedRead` and `privateTo` in the entity description); undefined when
+ * every row is readable. Applied in SQL, with the fields of
+ * `readableDescription`, on every generic path that reads the entity.
+ */
+export function limitedRowsScope(entity: EntityDescription, actor: Actor): ListScope | undefined {
+  const parts: SQL[] = [];
+  const limited = entity.limitedRead && !actor.permissions.has(entity.limitedRead.permission);
+  const rows = limited ? limitedRowsWhere(entity) : undefined;
+  if (rows) parts.push(rows);
+  if (entity.privateTo) {
+    const administrator = allPermissions.every((p) => actor.permissions.has(p));
+    parts.push(administrator ? userWithinRightsSql(actor, column('t', columnName(entity.privateTo))) : sql`false`);
+  }
+  return parts.length > 0 ? { where: sql.join(parts, sql` and `) } : undefined;
+}
+
+/** Both scopes must hold. */
+export function bothScopes(a: ListScope | undefined, b: ListScope | undefined): ListScope | undefined {
+  if (!a || !b) return a ?? b;
+  return { where: sql`(${a.where}) and (${b.where})`, extra: [...(a.extra ?? []), ...(b.extra ?? [])] };
+}
+
+/**
+ * The rows the actor may read: those `limitedRowsScope` keeps, and for rows
+ * attached to records (notes, files) only those on record types the actor
+ * may read (see `readableAttachmentTypes`).
+ */
+export function readableScope(entity: EntityDescription, actor: Actor): ListScope | undefined {
+  const attached = entity.attachedTo
+    ? attachmentScope(entity, readableAttachmentTypes(entity, actor.permissions))
+    : undefined;
+  return bothScopes(attached, limitedRowsScope(entity, actor));
+}
+
+/** Not found unless the actor may read the row: a note on an investor does not exist for someone who cannot read investors. */
+export async function assertRowReadable(
+  database: Database,
+  entity: EntityDescription,
+  id: number,
+  actor: Actor,
+): Promise<void> {
+  const scope = readableScope(entity, actor);
+  if (scope) await getRecord(database, entity, id, { select: ['id'], join: [] }, scope);
+}
+
+/**
+ * Joins as the actor may have them: refused when the actor may not read a
+ * joined entity, or asks for fields of it the actor may not read
+ * (`join=createdBy(email)` without `users:read`); each join to an entity
+ * that limits rows is marked to embed only the rows the actor may see (an
+ * owner who is still only invited is not named).
+ */
+export function limitJoins(actor: Actor, query: Pick<ListQuery, 'join'>): void {
+  for (const join of query.join) {
+    assertMayRead(actor, join.target);
+    const target = findEntity(join.target);
+    if (!target?.limitedRead || actor.permissions.has(target.limitedRead.permission)) continue;
+    const readable = allFields(readableDescription(target, actor.permissions));
+    if (join.fields.some((name) => !Object.hasOwn(readable, name))) throw forbidden([target.limitedRead.permission]);
+    join.limitedRows = true;
+  }
+}
