@@ -1,5 +1,10 @@
 import { allFields, type EntityDescription } from '@data-platform/shared/entities/entity';
-import { arrayTypes, type FieldDescription, type FieldType } from '@data-platform/shared/fields/field-types';
+import {
+  type FieldDescription,
+  type FieldType,
+  fieldTypeModule,
+  type PgType,
+} from '@data-platform/shared/fields/field-types';
 import { type SQL, sql } from 'drizzle-orm';
 import { CUSTOM_COLUMN, columnName, currencyColumnName } from '../db/columns.ts';
 
@@ -14,33 +19,34 @@ export function fieldOf(entity: EntityDescription, name: string): FieldDescripti
   return field;
 }
 
+/** Postgres's name of each storage type of the field type modules. */
+const pgTypeNames: Record<PgType, string> = {
+  text: 'text',
+  varchar3: 'text',
+  smallint: 'smallint',
+  integer: 'integer',
+  bigint: 'bigint',
+  numeric: 'numeric',
+  date: 'date',
+  timestamptz: 'timestamptz',
+  boolean: 'boolean',
+};
+
 /** The Postgres type a custom field's JSON value is read as, to compare and sort like a column of its type. */
 function customCast(type: FieldType): SQL | undefined {
-  switch (type) {
-    case 'integer':
-    case 'year':
-      return sql.raw('integer');
-    case 'decimal':
-    case 'percent':
-    case 'amount':
-    case 'money':
-      return sql.raw('numeric');
-    case 'date':
-      return sql.raw('date');
-    case 'datetime':
-      return sql.raw('timestamptz');
-    case 'boolean':
-      return sql.raw('boolean');
-    default:
-      return undefined;
-  }
+  const cast = fieldTypeModule(type).customCast;
+  return cast ? sql.raw(pgTypeNames[cast]) : undefined;
 }
 
 /** A custom field's value, typed like the column a built-in field of its type has. */
 function customValueExpr(alias: string, name: string, type: FieldType): SQL {
   const value = sql`${column(alias, CUSTOM_COLUMN)} -> ${name}`;
-  if (arrayTypes.has(type)) return sql`array(select jsonb_array_elements_text(coalesce(${value}, '[]'::jsonb)))`;
-  const text = type === 'money' ? sql`(${value} ->> 'amount')` : sql`(${column(alias, CUSTOM_COLUMN)} ->> ${name})`;
+  const module = fieldTypeModule(type);
+  if (module.storage.array) return sql`array(select jsonb_array_elements_text(coalesce(${value}, '[]'::jsonb)))`;
+  // A value of several parts (money) compares by its main one (the amount).
+  const text = module.parts
+    ? sql`(${value} ->> ${module.parts.main})`
+    : sql`(${column(alias, CUSTOM_COLUMN)} ->> ${name})`;
   const cast = customCast(type);
   return cast ? sql`${text}::${cast}` : text;
 }
@@ -54,7 +60,7 @@ export function valueExpr(alias: string, name: string, field?: FieldDescription)
 /** The field's value as it appears in the JSON of a row. */
 export function jsonValueExpr(alias: string, name: string, field: FieldDescription): SQL {
   if (field.custom) return sql`${column(alias, CUSTOM_COLUMN)} -> ${name}`;
-  if (field.type === 'money') {
+  if (fieldTypeModule(field.type).storage.currencyColumn) {
     const amount = column(alias, columnName(name));
     const currency = column(alias, currencyColumnName(name));
     return sql`case when ${amount} is null then null else jsonb_build_object('amount', ${amount}, 'currency', ${currency}) end`;
@@ -80,28 +86,9 @@ export function rowJson(entity: EntityDescription, alias: string, names: string[
   return chunks.length === 0 ? sql`'{}'::jsonb` : sql`(${sql.join(chunks, sql` || `)})`;
 }
 
-/** The Postgres type a list of filter values is cast to. */
+/** The Postgres type a list of filter values is cast to: an array of the type's column type. */
 export function sqlArrayType(type: FieldType): SQL {
-  switch (type) {
-    case 'integer':
-    case 'year':
-      return sql.raw('integer[]');
-    case 'reference':
-      return sql.raw('bigint[]');
-    case 'decimal':
-    case 'percent':
-    case 'amount':
-    case 'money':
-      return sql.raw('numeric[]');
-    case 'date':
-      return sql.raw('date[]');
-    case 'datetime':
-      return sql.raw('timestamptz[]');
-    case 'boolean':
-      return sql.raw('boolean[]');
-    default:
-      return sql.raw('text[]');
-  }
+  return sql.raw(`${pgTypeNames[fieldTypeModule(type).storage.pgType]}[]`);
 }
 
 /**
@@ -142,14 +129,15 @@ export function customColumnWrite(values: [string, FieldDescription, unknown][],
 
 /** The value of one field as a bound parameter for insert/update (money writes two columns). */
 export function writeColumns(name: string, field: FieldDescription, value: unknown): [string, SQL][] {
-  if (field.type === 'money') {
+  const { storage } = fieldTypeModule(field.type);
+  if (storage.currencyColumn) {
     const money = value as { amount: number; currency: string } | null;
     return [
       [columnName(name), sql`${money ? String(money.amount) : null}::numeric`],
       [currencyColumnName(name), sql`${money ? money.currency : null}`],
     ];
   }
-  if (arrayTypes.has(field.type)) {
+  if (storage.array) {
     return [[columnName(name), sql`${pgArrayLiteral((value as unknown[] | null) ?? [])}::text[]`]];
   }
   if (value === null || value === undefined) return [[columnName(name), sql`null`]];

@@ -1,5 +1,4 @@
-import type { FieldDescription } from '@data-platform/shared/fields/field-types';
-import { arrayTypes } from '@data-platform/shared/fields/field-types';
+import { type FieldDescription, fieldTypeModule, type PgType } from '@data-platform/shared/fields/field-types';
 import { type SQL, sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
@@ -9,6 +8,7 @@ import {
   integer,
   numeric,
   type PgColumnBuilderBase,
+  smallint,
   text,
   timestamp,
   varchar,
@@ -25,6 +25,30 @@ export function columnName(field: string): string {
 /** Money keeps its currency in a second column beside the amount. */
 export function currencyColumnName(field: string): string {
   return `${columnName(field)}_currency`;
+}
+
+/** The Drizzle builder of one column of a Postgres type, as field type modules name it. */
+function pgColumn(pgType: PgType, col: string) {
+  switch (pgType) {
+    case 'text':
+      return text(col);
+    case 'varchar3':
+      return varchar(col, { length: 3 });
+    case 'smallint':
+      return smallint(col);
+    case 'integer':
+      return integer(col);
+    case 'bigint':
+      return bigint(col, { mode: 'number' });
+    case 'numeric':
+      return numeric(col);
+    case 'date':
+      return date(col, { mode: 'string' });
+    case 'timestamptz':
+      return timestamp(col, { withTimezone: true, mode: 'string' });
+    case 'boolean':
+      return boolean(col);
+  }
 }
 
 interface ChainableBuilder extends PgColumnBuilderBase {
@@ -47,43 +71,15 @@ export function columnBuilders(
   foreignKey: ForeignKeyTarget,
 ): Record<string, PgColumnBuilderBase> {
   const col = columnName(name);
+  const { storage } = fieldTypeModule(field.type);
   const base = () => {
-    switch (field.type) {
-      case 'text':
-      case 'longText':
-      case 'email':
-      case 'url':
-      case 'phone':
-        return text(col);
-      case 'emails':
-      case 'multiSelect':
-      case 'tags':
-        return text(col).array().notNull().default([]);
-      case 'select':
-        return text(col);
-      case 'integer':
-      case 'year':
-        return integer(col);
-      case 'reference':
-        return bigint(col, { mode: 'number' });
-      case 'decimal':
-      case 'percent':
-      case 'amount':
-      case 'money':
-        return numeric(col);
-      case 'currency':
-        return varchar(col, { length: 3 });
-      case 'date':
-        return date(col, { mode: 'string' });
-      case 'datetime':
-        return timestamp(col, { withTimezone: true, mode: 'string' });
-      case 'boolean':
-        return boolean(col);
-    }
+    const single = pgColumn(storage.pgType, col);
+    // Arrays are NOT NULL and empty by default, so that `contains` and `in` never meet a null.
+    return storage.array ? (single as ReturnType<typeof text>).array().notNull().default([]) : single;
   };
   // Drizzle types each builder by its column kind; the modifiers used here exist on all of them.
   let builder = base() as unknown as ChainableBuilder;
-  if (field.required && !arrayTypes.has(field.type)) builder = builder.notNull();
+  if (field.required && !storage.array) builder = builder.notNull();
   // A constraint (not just an index) so that foreign keys can point at it.
   if (field.unique) builder = builder.unique();
   if (field.generated) builder = builder.generatedAlwaysAs(sql.raw(field.generated));
@@ -91,7 +87,7 @@ export function columnBuilders(
   const onDelete = { cascade: 'cascade', setNull: 'set null', restrict: 'restrict' } as const;
   if (target) builder = builder.references(target, { onDelete: onDelete[field.onDelete ?? 'setNull'] });
   const columns: Record<string, PgColumnBuilderBase> = { [name]: builder };
-  if (field.type === 'money') {
+  if (storage.currencyColumn) {
     const currencyTarget = foreignKey({ type: 'currency', label: '' });
     const currency = varchar(currencyColumnName(name), { length: 3 });
     columns[`${name}Currency`] = currencyTarget ? currency.references(currencyTarget) : currency;

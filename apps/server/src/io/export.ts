@@ -1,7 +1,7 @@
 import { PassThrough, Readable } from 'node:stream';
 import { allFields, type EntityDescription, referenceRelationName } from '@data-platform/shared/entities/entity';
 import { findEntity } from '@data-platform/shared/entities/registry';
-import { arrayTypes, type FieldDescription } from '@data-platform/shared/fields/field-types';
+import { type Cell, type FieldDescription, fieldTypeModule } from '@data-platform/shared/fields/field-types';
 import type { JoinSpec, ListQuery } from '@data-platform/shared/query/list-query';
 import { stringify } from 'csv-stringify';
 import ExcelJS from 'exceljs';
@@ -18,8 +18,6 @@ export const exportContentTypes: Record<ExportFormat, string> = {
 
 /** Rows read per statement: a keyset page, so that a million rows cost the same per page as the first. */
 const EXPORT_PAGE = 1000;
-
-type Cell = string | number | boolean | null;
 
 /** One column of an export: its heading and how a row gives its cell. */
 export interface ExportColumn {
@@ -47,31 +45,27 @@ export function exportColumns(
   for (const name of names) {
     if (!select && hiddenByDefault.has(name)) continue;
     const field = fields[name] as FieldDescription;
-    const target = field.type === 'reference' && field.to && name !== 'id' ? findEntity(field.to) : undefined;
+    // A reference is written as the display name of the record it points at.
+    const target = field.to && name !== 'id' ? findEntity(field.to) : undefined;
     if (target) {
       const relation = referenceRelationName(name);
       join.push({ relation, target: target.name, fields: [target.display] });
+      const module = fieldTypeModule(target.fields[target.display]?.type ?? 'text');
       columns.push({
         heading: field.label,
-        cell: (row) => plain((row[relation] as Record<string, unknown> | null)?.[target.display]),
+        cell: (row) =>
+          module.exportCells((row[relation] as Record<string, unknown> | null)?.[target.display])[0] ?? null,
       });
-    } else if (field.type === 'money') {
-      const money = (row: Record<string, unknown>) => row[name] as { amount: number; currency: string } | null;
-      columns.push({ heading: field.label, cell: (row) => money(row)?.amount ?? null });
-      columns.push({ heading: `${field.label} currency`, cell: (row) => money(row)?.currency ?? null });
-    } else if (arrayTypes.has(field.type)) {
-      columns.push({ heading: field.label, cell: (row) => ((row[name] as string[] | null) ?? []).join('; ') || null });
-    } else {
-      columns.push({ heading: field.label, cell: (row) => plain(row[name]) });
+      continue;
     }
+    // One column per part of the type's value (money: the amount, then "<label> currency").
+    const module = fieldTypeModule(field.type);
+    const headings = [field.label, ...(module.parts?.extra ?? []).map((part) => `${field.label} ${part}`)];
+    headings.forEach((heading, i) => {
+      columns.push({ heading, cell: (row) => module.exportCells(row[name])[i] ?? null });
+    });
   }
   return { columns, join };
-}
-
-function plain(value: unknown): Cell {
-  if (value === undefined || value === null) return null;
-  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'string') return value;
-  return JSON.stringify(value);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { allFields, type EntityDescription, isWritable } from '@data-platform/shared/entities/entity';
 import { createSchema } from '@data-platform/shared/entities/record-schema';
 import { findEntity } from '@data-platform/shared/entities/registry';
-import { arrayTypes, type FieldDescription } from '@data-platform/shared/fields/field-types';
+import { type FieldDescription, fieldTypeModule } from '@data-platform/shared/fields/field-types';
 import { sql } from 'drizzle-orm';
 import type { Actor } from '../auth/actor.ts';
 import { recordAudit } from '../auth/audit.ts';
@@ -23,11 +23,12 @@ const MAX_LISTED_ERRORS = 200;
 /** Rows checked between two pauses that let other requests run. */
 const ROWS_PER_STEP = 250;
 
-/** Where a column's values go: a field, or the currency of a money field. */
+/** Where a column's values go: a field, or one part of a field's value (a money's currency). */
 interface Target {
   name: string;
   field: FieldDescription;
-  part: 'value' | 'currency';
+  /** The part of a value of several columns (see the type module's `parts`); none for one column. */
+  part?: string;
 }
 
 /**
@@ -53,10 +54,11 @@ function targetsOf(
   const byHeading = new Map<string, Target>();
   for (const [name, field] of Object.entries(allFields(entity))) {
     if (!isWritable(field)) continue;
-    for (const key of [field.label, name]) byHeading.set(key.toLowerCase(), { name, field, part: 'value' });
-    if (field.type === 'money') {
-      byHeading.set(`${field.label} currency`.toLowerCase(), { name, field, part: 'currency' });
-      byHeading.set(`${name}.currency`.toLowerCase(), { name, field, part: 'currency' });
+    const parts = fieldTypeModule(field.type).parts;
+    for (const key of [field.label, name]) byHeading.set(key.toLowerCase(), { name, field, part: parts?.main });
+    for (const part of parts?.extra ?? []) {
+      byHeading.set(`${field.label} ${part}`.toLowerCase(), { name, field, part });
+      byHeading.set(`${name}.${part}`.toLowerCase(), { name, field, part });
     }
   }
   const ignored: string[] = [];
@@ -69,31 +71,10 @@ function targetsOf(
   return { targets, ignored };
 }
 
-const truthy = new Set(['true', 'yes', 'y', '1', 'oui']);
-const falsy = new Set(['false', 'no', 'n', '0', 'non']);
-const numberTypes = new Set(['integer', 'year', 'decimal', 'percent', 'amount']);
-
-/** A cell as the API's value of its field; what cannot be read is passed on for the schema to name. */
-function cellValue(field: FieldDescription, cell: Cell): unknown {
+/** A cell as the API's value of its field (or of one part); what cannot be read is passed on for the schema to name. */
+function cellValue(field: FieldDescription, cell: Cell, part?: string): unknown {
   if (cell === null || (typeof cell === 'string' && cell.trim() === '')) return undefined;
-  const text = String(cell).trim();
-  if (arrayTypes.has(field.type)) {
-    return text
-      .split(';')
-      .map((item) => item.trim())
-      .filter(Boolean);
-  }
-  if (numberTypes.has(field.type) || field.type === 'money') {
-    const number = typeof cell === 'number' ? cell : Number(text.replace(/[\s,]/g, ''));
-    return Number.isFinite(number) ? number : text;
-  }
-  if (field.type === 'boolean') {
-    if (truthy.has(text.toLowerCase())) return true;
-    if (falsy.has(text.toLowerCase())) return false;
-    return text;
-  }
-  if (field.type === 'currency') return text.toUpperCase();
-  return text;
+  return fieldTypeModule(field.type).importCell(cell, part);
 }
 
 /**
@@ -216,7 +197,7 @@ async function referencedIds(
   for (const { cells } of rows) {
     targets.forEach((target, i) => {
       const cell = cells[i];
-      if (target.field.type !== 'reference' || !target.field.to || cell === null || cell === undefined) return;
+      if (!target.field.to || cell === null || cell === undefined) return;
       const text = String(cell).trim();
       if (text) names.set(target.field.to, (names.get(target.field.to) ?? new Set()).add(text));
     });
@@ -252,13 +233,8 @@ export async function importTable(
     const rowErrors: Record<string, string> = {};
     targets.forEach((target, i) => {
       const cell = cells[i] ?? null;
-      if (target.part === 'currency') {
-        const currency = cellValue({ type: 'currency', label: '' }, cell);
-        if (currency !== undefined) body[target.name] = { ...(body[target.name] as object), currency };
-        return;
-      }
-      let value = cellValue(target.field, cell);
-      if (value !== undefined && target.field.type === 'reference' && target.field.to) {
+      let value = cellValue(target.field, cell, target.part);
+      if (value !== undefined && target.field.to) {
         const label = findEntity(target.field.to)?.label.toLowerCase() ?? target.field.to;
         const id = ids.get(target.field.to)?.get(String(value).toLowerCase());
         if (id === undefined) rowErrors[target.name] = `No ${label} named ${value}`;
@@ -266,7 +242,8 @@ export async function importTable(
         value = typeof id === 'number' ? id : undefined;
       }
       if (value === undefined) return;
-      body[target.name] = target.field.type === 'money' ? { ...(body[target.name] as object), amount: value } : value;
+      // The parts of a value of several columns gather into one object (money: amount and currency).
+      body[target.name] = target.part ? { ...(body[target.name] as object), [target.part]: value } : value;
     });
     const parsed = schema.safeParse(body);
     if (!parsed.success) {

@@ -1,5 +1,5 @@
 import { allFields, type EntityDescription, referenceRelationName } from '@data-platform/shared/entities/entity';
-import { type FieldDescription, filterOps } from '@data-platform/shared/fields/field-types';
+import { type FieldDescription, filterOps, numericTypes } from '@data-platform/shared/fields/field-types';
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import { z } from 'zod';
@@ -214,9 +214,7 @@ function randomValue(field: FieldDescription): fc.Arbitrary<unknown> {
     currency: fc.constantFrom('USD', 'EUR', 'ZZZ', 'usd'),
     boolean: fc.boolean(),
   };
-  const close =
-    typed[field.type] ??
-    (['integer', 'year', 'decimal', 'percent', 'amount'].includes(field.type) ? number : shortText);
+  const close = typed[field.type] ?? (numericTypes.has(field.type) ? number : shortText);
   return fc.oneof({ weight: 4, arbitrary: close }, { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }) });
 }
 

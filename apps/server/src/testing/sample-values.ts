@@ -36,6 +36,7 @@ const samples: Record<FieldType, (field: FieldDescription, n: number) => unknown
   multiSelect: (field) => field.options?.slice(0, 2),
   tags: (_, n) => [`tag ${n}`, `other ${n}`],
   reference: () => undefined,
+  rating: (_, n) => (n % 5) + 1,
 };
 
 export function sampleValue(field: FieldDescription, n: number): unknown {

@@ -2,8 +2,22 @@ import type { FieldDescription } from '../fields/field-types.ts';
 
 /** Headquarters location: country, then a state of that country, then a city. */
 export const headquarters = {
-  hqCountryId: { type: 'reference', to: 'countries', label: 'HQ country', filterable: true, onDelete: 'setNull' },
-  hqStateId: { type: 'reference', to: 'states', label: 'HQ state', filterable: true, onDelete: 'setNull' },
+  hqCountryId: {
+    type: 'reference',
+    to: 'countries',
+    label: 'HQ country',
+    filterable: true,
+    onDelete: 'setNull',
+    givesPhoneCode: true,
+  },
+  hqStateId: {
+    type: 'reference',
+    to: 'states',
+    label: 'HQ state',
+    filterable: true,
+    onDelete: 'setNull',
+    within: { field: 'hqCountryId', relation: 'states' },
+  },
   city: { type: 'text', label: 'City', filterable: true, sortable: true, maxLength: 200 },
 } as const satisfies Record<string, FieldDescription>;
 

@@ -1,4 +1,40 @@
 import { z } from 'zod';
+import type { FieldTypeModule, FilterOp, PgType } from './field-type-module.ts';
+import { amount } from './types/amount.ts';
+import { boolean } from './types/boolean.ts';
+import { currency } from './types/currency.ts';
+import { date } from './types/date.ts';
+import { datetime } from './types/datetime.ts';
+import { decimal } from './types/decimal.ts';
+import { email } from './types/email.ts';
+import { emails } from './types/emails.ts';
+import { integer } from './types/integer.ts';
+import { longText } from './types/long-text.ts';
+import { money } from './types/money.ts';
+import { multiSelect } from './types/multi-select.ts';
+import { percent } from './types/percent.ts';
+import { phone } from './types/phone.ts';
+import { rating } from './types/rating.ts';
+import { reference } from './types/reference.ts';
+import { select } from './types/select.ts';
+import { tags } from './types/tags.ts';
+import { text } from './types/text.ts';
+import { url } from './types/url.ts';
+import { year } from './types/year.ts';
+
+export {
+  type Cell,
+  type FieldTypeModule,
+  type FilterChoice,
+  type FilterOp,
+  type FormValue,
+  filterOps,
+  type JsonKind,
+  type PgType,
+  type WidgetName,
+  type WidgetSpec,
+} from './field-type-module.ts';
+export { type Money, moneySchema } from './types/money.ts';
 
 // A missing value reads "Required" everywhere (forms and API alike), not zod's type message.
 z.config({
@@ -6,49 +42,81 @@ z.config({
 });
 
 /**
- * The field types an entity description can pick. Each type knows, once, how a
- * value is validated (`valueSchema`), which filter operators apply to it and how
- * a filter value written in a query string is read (`filterValueSchema`).
- * Columns and SQL live on the server (`apps/server/src/db/columns.ts`).
+ * The field types an entity description can pick, each one module under
+ * `./types/` holding everything about it (docs/decisions/0013). A new type
+ * is its module plus its line here.
  */
-export const fieldTypes = [
-  'text',
-  'longText',
-  'email',
-  'emails',
-  'url',
-  'phone',
-  'integer',
-  'decimal',
-  'percent',
-  'year',
-  'money',
-  'amount',
-  'currency',
-  'date',
-  'datetime',
-  'boolean',
-  'select',
-  'multiSelect',
-  'tags',
-  'reference',
-] as const;
-export type FieldType = (typeof fieldTypes)[number];
+const modules = {
+  text,
+  longText,
+  email,
+  emails,
+  url,
+  phone,
+  integer,
+  decimal,
+  percent,
+  year,
+  money,
+  amount,
+  currency,
+  date,
+  datetime,
+  boolean,
+  select,
+  multiSelect,
+  tags,
+  reference,
+  rating,
+} satisfies Record<string, FieldTypeModule>;
 
-export const filterOps = [
-  'eq',
-  'ne',
-  'lt',
-  'lte',
-  'gt',
-  'gte',
-  'in',
-  'contains',
-  'startsWith',
-  'isNull',
-  'notNull',
-] as const;
-export type FilterOp = (typeof filterOps)[number];
+export type FieldType = keyof typeof modules;
+export const fieldTypes = Object.keys(modules) as FieldType[];
+
+/** The module of a field type: what generic code asks instead of switching on the type. */
+export function fieldTypeModule(type: FieldType): FieldTypeModule {
+  return modules[type];
+}
+
+const typesWhere = (test: (module: FieldTypeModule) => boolean): ReadonlySet<FieldType> =>
+  new Set(fieldTypes.filter((type) => test(modules[type])));
+
+const numericPgTypes: ReadonlySet<PgType> = new Set(['smallint', 'integer', 'bigint', 'numeric']);
+
+/** Types whose values are arrays of strings. */
+export const arrayTypes = typesWhere((m) => m.storage.array === true);
+/** Types that hold text and can be searched with trigram indexes. */
+export const textTypes = typesWhere((m) => m.text === true);
+/** Types stored as numbers (money by its amount): they sort and compare as numbers. */
+export const numericTypes = typesWhere((m) => numericPgTypes.has(m.storage.pgType) && m.storage.array !== true);
+/** Types lists can sort by. */
+export const sortableTypes = typesWhere((m) => m.sortable);
+/** Types whose values are picked from the field's options. */
+export const optionTypes = typesWhere((m) => m.options === true);
+
+/** The field types a custom field can have (references and system types stay with built-in fields). */
+export const customFieldTypes = fieldTypes.filter((type) => modules[type].customizable);
+/** How each custom field type reads in English, where an administrator picks one. */
+export const customFieldTypeLabels: Readonly<Record<string, string>> = Object.fromEntries(
+  customFieldTypes.map((type) => [type, modules[type].label]),
+);
+
+/** Operators each field type accepts in filters. */
+export const opsByType = Object.fromEntries(fieldTypes.map((type) => [type, modules[type].ops])) as Record<
+  FieldType,
+  readonly FilterOp[]
+>;
+
+/**
+ * The JSON type of a sort key's value as the database writes it into a
+ * cursor: numbers for numeric columns (money: its amount), true/false for
+ * yes/no, text for the rest.
+ */
+export function sortKeyJson(type: FieldType): 'number' | 'boolean' | 'string' {
+  const { pgType } = modules[type].storage;
+  if (numericPgTypes.has(pgType)) return 'number';
+  return pgType === 'boolean' ? 'boolean' : 'string';
+}
 
 export interface FieldDescription {
   type: FieldType;
@@ -83,124 +151,24 @@ export interface FieldDescription {
   maxLength?: number;
   /** Help text shown under the field's label in forms. */
   help?: string;
+  /**
+   * reference: the choices are the `relation` records of the record picked in
+   * the sibling field `field` (a state within the country picked before it);
+   * nothing can be picked until that one is.
+   */
+  within?: { field: string; relation: string };
+  /**
+   * reference to countries: phone numbers of the same record start with the
+   * picked country's calling code unless the user types another.
+   */
+  givesPhoneCode?: boolean;
   /** A custom field: its value lives in the row's `custom` column, under the field's name. */
   custom?: { groupId: number | null; position: number | null };
 }
 
-const numberOps: FilterOp[] = ['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'in', 'isNull', 'notNull'];
-const textOps: FilterOp[] = ['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'in', 'contains', 'startsWith', 'isNull', 'notNull'];
-const equalityOps: FilterOp[] = ['eq', 'ne', 'in', 'isNull', 'notNull'];
-const arrayOps: FilterOp[] = ['contains', 'in', 'isNull', 'notNull'];
-
-/** Operators each field type accepts in filters. */
-export const opsByType: Record<FieldType, readonly FilterOp[]> = {
-  text: textOps,
-  longText: ['contains', 'startsWith', 'isNull', 'notNull'],
-  email: textOps,
-  emails: arrayOps,
-  url: textOps,
-  phone: textOps,
-  integer: numberOps,
-  decimal: numberOps,
-  percent: numberOps,
-  year: numberOps,
-  money: numberOps,
-  amount: numberOps,
-  currency: equalityOps,
-  date: numberOps,
-  datetime: numberOps,
-  boolean: ['eq', 'ne', 'isNull', 'notNull'],
-  select: equalityOps,
-  multiSelect: arrayOps,
-  tags: arrayOps,
-  reference: equalityOps,
-};
-
-/** Types whose values are arrays of strings. */
-export const arrayTypes: ReadonlySet<FieldType> = new Set(['emails', 'multiSelect', 'tags']);
-/** Types that hold text and can be searched with trigram indexes. */
-export const textTypes: ReadonlySet<FieldType> = new Set(['text', 'longText', 'email', 'url', 'phone']);
-
-const isoDate = z.iso.date({ error: 'Expected a date as YYYY-MM-DD' });
-const isoDateTime = z.iso.datetime({ offset: true, error: 'Expected a date and time in ISO 8601' });
-const currencyCode = z.string().regex(/^[A-Z]{3}$/, 'Expected an ISO 4217 currency code such as USD');
-const finite = z.number({ error: 'Expected a number' }).finite();
-
-/** A money value: an amount and its ISO 4217 currency. */
-export const moneySchema = z.strictObject({ amount: finite, currency: currencyCode });
-export type Money = z.infer<typeof moneySchema>;
-
-function bounded(schema: z.ZodNumber, field: FieldDescription): z.ZodNumber {
-  let s = schema;
-  if (field.min !== undefined) s = s.min(field.min);
-  if (field.max !== undefined) s = s.max(field.max);
-  return s;
-}
-
-/** PostgreSQL cannot store the NUL character in text. */
-const withoutNul = /^[^\0]*$/;
-const nulMessage = 'Cannot contain the NUL character';
-
-function textSchema(field: FieldDescription, fallbackMax: number): z.ZodString {
-  const max = field.maxLength ?? fallbackMax;
-  const s = z.string().trim().max(max, `At most ${max} characters`).regex(withoutNul, nulMessage);
-  return field.required ? s.min(1, 'Required') : s;
-}
-
 /** The schema of one non-null value of the field, as the API reads and writes it. */
 export function valueSchema(field: FieldDescription): z.ZodType {
-  switch (field.type) {
-    case 'text':
-      return textSchema(field, 500);
-    case 'longText':
-      return textSchema(field, 100_000);
-    case 'phone':
-      return textSchema(field, 40).regex(/^\+?[0-9 ()./-]{3,40}$/, 'Expected a phone number');
-    case 'email':
-      return z.email({ error: 'Expected an email address' }).max(320).toLowerCase();
-    case 'emails':
-      return z.array(z.email({ error: 'Expected an email address' }).max(320).toLowerCase()).max(50);
-    case 'url':
-      return z
-        .url({ protocol: /^https?$/, error: 'Expected a web address starting with http:// or https://' })
-        .max(2000);
-    case 'integer':
-      return bounded(z.number({ error: 'Expected a whole number' }).int(), field);
-    case 'year':
-      return z.number({ error: 'Expected a year' }).int().min(1800).max(2200);
-    case 'decimal':
-    case 'percent':
-    case 'amount':
-      return bounded(finite, field);
-    case 'money':
-      return moneySchema;
-    case 'currency':
-      return currencyCode;
-    case 'date':
-      return isoDate;
-    case 'datetime':
-      return isoDateTime;
-    case 'boolean':
-      return z.boolean({ error: 'Expected true or false' });
-    case 'select':
-      return z.enum(field.options as [string, ...string[]], { error: `Expected one of: ${field.options?.join(', ')}` });
-    case 'multiSelect':
-      return z.array(z.enum(field.options as [string, ...string[]])).max(100);
-    case 'tags':
-      return z.array(z.string().trim().min(1).max(100).regex(withoutNul, nulMessage)).max(100);
-    case 'reference':
-      return z.number({ error: 'Expected the id of a record' }).int().positive();
-  }
-}
-
-/** A number written as text; blank text is refused rather than read as 0. */
-function numberText(message: string, refine: (n: z.ZodNumber) => z.ZodNumber): z.ZodType {
-  return z
-    .string({ error: message })
-    .trim()
-    .min(1, message)
-    .transform(Number)
-    .pipe(refine(z.number({ error: message })));
+  return modules[field.type].valueSchema(field);
 }
 
 /**
@@ -208,28 +176,5 @@ function numberText(message: string, refine: (n: z.ZodNumber) => z.ZodNumber): z
  * field. Money and amount filter on the amount.
  */
 export function filterValueSchema(field: FieldDescription): z.ZodType {
-  switch (field.type) {
-    case 'integer':
-    case 'year':
-    case 'reference':
-      return numberText('Expected a whole number', (n) => n.int());
-    case 'decimal':
-    case 'percent':
-    case 'amount':
-    case 'money':
-      return numberText('Expected a number', (n) => n.finite());
-    case 'boolean':
-      return z.enum(['true', 'false'], { error: 'Expected true or false' }).transform((v) => v === 'true');
-    case 'date':
-      return isoDate;
-    case 'datetime':
-      return z.union([isoDateTime, isoDate], { error: 'Expected a date or date and time in ISO 8601' });
-    case 'select':
-    case 'multiSelect':
-      return z.enum(field.options as [string, ...string[]], { error: `Expected one of: ${field.options?.join(', ')}` });
-    case 'currency':
-      return currencyCode;
-    default:
-      return z.string().max(500);
-  }
+  return modules[field.type].filterValueSchema(field);
 }

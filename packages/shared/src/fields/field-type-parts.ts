@@ -1,0 +1,132 @@
+import { z } from 'zod';
+import type { Cell, FilterChoice, FilterOp, FormValue } from './field-type-module.ts';
+import type { FieldDescription } from './field-types.ts';
+
+/** Pieces several field type modules share: operator sets, schemas, cell and form conversions. */
+
+export const numberOps: readonly FilterOp[] = ['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'in', 'isNull', 'notNull'];
+export const textOps: readonly FilterOp[] = [
+  'eq',
+  'ne',
+  'lt',
+  'lte',
+  'gt',
+  'gte',
+  'in',
+  'contains',
+  'startsWith',
+  'isNull',
+  'notNull',
+];
+export const equalityOps: readonly FilterOp[] = ['eq', 'ne', 'in', 'isNull', 'notNull'];
+export const arrayOps: readonly FilterOp[] = ['contains', 'in', 'isNull', 'notNull'];
+
+export const rangeChoices: readonly FilterChoice[] = ['between', 'gte', 'lte', 'eq', 'isNull', 'notNull'];
+export const textChoices: readonly FilterChoice[] = ['contains', 'startsWith', 'eq', 'isNull', 'notNull'];
+
+export const isoDate = z.iso.date({ error: 'Expected a date as YYYY-MM-DD' });
+export const isoDateTime = z.iso.datetime({ offset: true, error: 'Expected a date and time in ISO 8601' });
+export const currencyCode = z.string().regex(/^[A-Z]{3}$/, 'Expected an ISO 4217 currency code such as USD');
+export const finite = z.number({ error: 'Expected a number' }).finite();
+
+/** The field's own bounds on a number. */
+export function bounded(schema: z.ZodNumber, field: FieldDescription): z.ZodNumber {
+  let s = schema;
+  if (field.min !== undefined) s = s.min(field.min);
+  if (field.max !== undefined) s = s.max(field.max);
+  return s;
+}
+
+/** PostgreSQL cannot store the NUL character in text. */
+export const withoutNul = /^[^\0]*$/;
+export const nulMessage = 'Cannot contain the NUL character';
+
+/** Trimmed text of at most the field's length (or the type's), without NUL; required means not blank. */
+export function textSchema(field: FieldDescription, fallbackMax: number): z.ZodString {
+  const max = field.maxLength ?? fallbackMax;
+  const s = z.string().trim().max(max, `At most ${max} characters`).regex(withoutNul, nulMessage);
+  return field.required ? s.min(1, 'Required') : s;
+}
+
+/** A number written as text; blank text is refused rather than read as 0. */
+export function numberText(message: string, refine: (n: z.ZodNumber) => z.ZodNumber): z.ZodType {
+  return z
+    .string({ error: message })
+    .trim()
+    .min(1, message)
+    .transform(Number)
+    .pipe(refine(z.number({ error: message })));
+}
+
+/** The field's options as a zod enum. */
+export function optionsSchema(field: FieldDescription): z.ZodType<string> {
+  return z.enum(field.options as [string, ...string[]], { error: `Expected one of: ${field.options?.join(', ')}` });
+}
+
+/** Filter text of any text-like type. */
+export const anyText = () => z.string().max(500);
+
+/** A cell as text: what text types import. */
+export const cellText = (cell: Cell): string => String(cell).trim();
+
+/** A cell as a number (spaces and thousands commas ignored); passed on as text when it is not one. */
+export function cellNumber(cell: Cell): unknown {
+  if (typeof cell === 'number') return cell;
+  const text = cellText(cell);
+  const number = Number(text.replace(/[\s,]/g, ''));
+  return Number.isFinite(number) ? number : text;
+}
+
+/** `a; b` in one cell. */
+export const cellList = (cell: Cell): string[] =>
+  cellText(cell)
+    .split(';')
+    .map((item) => item.trim())
+    .filter(Boolean);
+
+/** A value as one export cell: text, number and yes/no as they are, anything else as JSON. */
+export function plainCell(value: unknown): Cell {
+  if (value === undefined || value === null) return null;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'string') return value;
+  return JSON.stringify(value);
+}
+
+export const listCells = (value: unknown): Cell[] => [((value as string[] | null) ?? []).join('; ') || null];
+
+const missing = (value: unknown) => value === null || value === undefined;
+
+/** Text as a form holds it and the API takes it (blank optional text clears the field). */
+export const textForm = {
+  toForm: (value: unknown): FormValue => (missing(value) ? '' : String(value)),
+  toApi: (value: FormValue | undefined, empty: null | undefined, field: FieldDescription): unknown => {
+    if (typeof value !== 'string') return empty;
+    return value.trim() === '' && !field.required ? null : value;
+  },
+  fromText: (text: string): unknown => text,
+};
+
+/** A number as a form holds it (`''` when empty) and the API takes it. */
+export const numberForm = {
+  toForm: (value: unknown): FormValue => (missing(value) ? '' : Number(value)),
+  toApi: (value: FormValue | undefined, empty: null | undefined): unknown => {
+    if (value === '' || value === null || value === undefined) return empty;
+    return typeof value === 'number' ? value : Number(value);
+  },
+  fromText: (text: string): unknown => Number(text),
+};
+
+/** A list of text as a form holds it and the API takes it. */
+export const listForm = {
+  toForm: (value: unknown): FormValue => (Array.isArray(value) ? value.map(String) : []),
+  toApi: (value: FormValue | undefined, _empty: null | undefined, field: FieldDescription): unknown =>
+    Array.isArray(value) && value.length > 0 ? value : field.required ? [] : null,
+  fromText: (text: string): unknown => text.split(',').filter(Boolean),
+};
+
+/** A picked value (a picklist's choice, a record's id) as a form holds it: null when none. */
+export const pickedForm = {
+  toForm: (value: unknown): FormValue => (missing(value) ? null : String(value)),
+  toApi: (value: FormValue | undefined, empty: null | undefined): unknown =>
+    value === null || value === '' || value === undefined ? empty : value,
+  fromText: (text: string): unknown => text,
+};

@@ -1,0 +1,457 @@
+import { describe, expect, it } from 'vitest';
+import type { Cell, FormValue } from './field-type-module.ts';
+import {
+  arrayTypes,
+  customFieldTypeLabels,
+  customFieldTypes,
+  type FieldDescription,
+  type FieldType,
+  fieldTypeModule,
+  fieldTypes,
+  filterValueSchema,
+  numericTypes,
+  opsByType,
+  optionTypes,
+  sortableTypes,
+  sortKeyJson,
+  textTypes,
+  valueSchema,
+} from './field-types.ts';
+
+/** Examples written by hand, per type: what the API takes and refuses, and how filters, cells and forms read. */
+interface Examples {
+  field?: Partial<FieldDescription>;
+  valid: unknown[];
+  invalid: unknown[];
+  /** A filter value as written in a query string, and what it reads as (undefined: refused). */
+  filters: [string, unknown][];
+  /** A spreadsheet cell and the value it imports as. */
+  cells: [Cell, unknown][];
+  /** An API value and the export's cells. */
+  exports: [unknown, Cell[]][];
+  /** An API value, the form's value, and what the form gives back to the API. */
+  forms: [unknown, FormValue, unknown][];
+}
+
+const options = ['Seed', 'Series A'];
+
+const examples: Record<FieldType, Examples> = {
+  text: {
+    valid: ['Acme', '  trimmed  '],
+    invalid: [3, 'a\u0000b', 'x'.repeat(501)],
+    filters: [['Acme', 'Acme']],
+    cells: [
+      [' Acme ', 'Acme'],
+      [42, '42'],
+    ],
+    exports: [
+      ['Acme', ['Acme']],
+      [null, [null]],
+    ],
+    forms: [
+      ['Acme', 'Acme', 'Acme'],
+      [null, '', null],
+      ['', '', null],
+    ],
+  },
+  longText: {
+    valid: ['Line one\nline two'],
+    invalid: [false],
+    filters: [['word', 'word']],
+    cells: [['Some words', 'Some words']],
+    exports: [['Some words', ['Some words']]],
+    forms: [['Some words', 'Some words', 'Some words']],
+  },
+  email: {
+    valid: ['ada@example.com'],
+    invalid: ['not an email', 12],
+    filters: [['ada@', 'ada@']],
+    cells: [['ada@example.com', 'ada@example.com']],
+    exports: [['ada@example.com', ['ada@example.com']]],
+    forms: [['ada@example.com', 'ada@example.com', 'ada@example.com']],
+  },
+  emails: {
+    valid: [['a@example.com', 'b@example.com'], []],
+    invalid: ['a@example.com', ['nope']],
+    filters: [['a@example.com', 'a@example.com']],
+    cells: [['a@example.com; b@example.com', ['a@example.com', 'b@example.com']]],
+    exports: [
+      [['a@example.com', 'b@example.com'], ['a@example.com; b@example.com']],
+      [[], [null]],
+    ],
+    forms: [
+      [['a@example.com'], ['a@example.com'], ['a@example.com']],
+      [null, [], null],
+    ],
+  },
+  url: {
+    valid: ['https://example.com/a'],
+    invalid: ['ftp://example.com', 'javascript:alert(1)'],
+    filters: [['example', 'example']],
+    cells: [['https://example.com', 'https://example.com']],
+    exports: [['https://example.com', ['https://example.com']]],
+    forms: [['https://example.com', 'https://example.com', 'https://example.com']],
+  },
+  phone: {
+    valid: ['+33 1 23 45 67 89'],
+    invalid: ['call me', '12'],
+    filters: [['+33', '+33']],
+    cells: [['+1 555 0100', '+1 555 0100']],
+    exports: [['+1 555 0100', ['+1 555 0100']]],
+    forms: [['+1 555 0100', '+1 555 0100', '+1 555 0100']],
+  },
+  integer: {
+    field: { min: 0, max: 100 },
+    valid: [0, 42, 100],
+    invalid: [1.5, -1, 101, '3'],
+    filters: [
+      ['12', 12],
+      ['1.5', undefined],
+      ['', undefined],
+      ['x', undefined],
+    ],
+    cells: [
+      [7, 7],
+      ['1,234', 1234],
+      ['about 3', 'about 3'],
+    ],
+    exports: [
+      [7, [7]],
+      [null, [null]],
+    ],
+    forms: [
+      [7, 7, 7],
+      [null, '', null],
+    ],
+  },
+  decimal: {
+    valid: [1.25, -3],
+    invalid: ['1.25', Number.POSITIVE_INFINITY],
+    filters: [
+      ['1.25', 1.25],
+      ['abc', undefined],
+    ],
+    cells: [['1 234.5', 1234.5]],
+    exports: [[1.25, [1.25]]],
+    forms: [[1.25, 1.25, 1.25]],
+  },
+  percent: {
+    valid: [12.5],
+    invalid: ['12 %'],
+    filters: [['12.5', 12.5]],
+    cells: [['12.5', 12.5]],
+    exports: [[12.5, [12.5]]],
+    forms: [[12.5, 12.5, 12.5]],
+  },
+  year: {
+    valid: [1800, 2024, 2200],
+    invalid: [1799, 2201, 2024.5],
+    filters: [
+      ['2024', 2024],
+      ['20.5', undefined],
+    ],
+    cells: [
+      [2024, 2024],
+      ['2024', 2024],
+    ],
+    exports: [[2024, [2024]]],
+    forms: [[2024, 2024, 2024]],
+  },
+  money: {
+    valid: [{ amount: 1000, currency: 'EUR' }],
+    invalid: [{ amount: 1000 }, { amount: 1000, currency: 'eur' }, 1000],
+    filters: [
+      ['1000', 1000],
+      ['lots', undefined],
+    ],
+    cells: [['1,000', 1000]],
+    exports: [
+      [{ amount: 1000, currency: 'EUR' }, [1000, 'EUR']],
+      [null, [null, null]],
+    ],
+    forms: [
+      [
+        { amount: 1000, currency: 'EUR' },
+        { amount: 1000, currency: 'EUR' },
+        { amount: 1000, currency: 'EUR' },
+      ],
+      [null, { amount: '', currency: '' }, null],
+    ],
+  },
+  amount: {
+    valid: [250.5],
+    invalid: ['250'],
+    filters: [['250.5', 250.5]],
+    cells: [['250.5', 250.5]],
+    exports: [[250.5, [250.5]]],
+    forms: [[250.5, 250.5, 250.5]],
+  },
+  currency: {
+    valid: ['USD'],
+    invalid: ['usd', 'DOLLARS'],
+    filters: [
+      ['EUR', 'EUR'],
+      ['eur', undefined],
+    ],
+    cells: [['eur', 'EUR']],
+    exports: [['EUR', ['EUR']]],
+    forms: [
+      ['EUR', 'EUR', 'EUR'],
+      [null, '', null],
+    ],
+  },
+  date: {
+    valid: ['2024-02-29'],
+    invalid: ['2023-02-29', '29/02/2024'],
+    filters: [
+      ['2024-01-31', '2024-01-31'],
+      ['2024-01-31T10:00:00Z', undefined],
+    ],
+    cells: [['2024-01-31', '2024-01-31']],
+    exports: [['2024-01-31', ['2024-01-31']]],
+    forms: [
+      ['2024-01-31', '2024-01-31', '2024-01-31'],
+      [null, '', null],
+    ],
+  },
+  datetime: {
+    valid: ['2024-01-31T10:30:00Z', '2024-01-31T10:30:00+02:00'],
+    invalid: ['2024-01-31', 'now'],
+    filters: [
+      ['2024-01-31', '2024-01-31'],
+      ['2024-01-31T10:30:00Z', '2024-01-31T10:30:00Z'],
+    ],
+    cells: [['2024-01-31T10:30:00Z', '2024-01-31T10:30:00Z']],
+    exports: [['2024-01-31T10:30:00Z', ['2024-01-31T10:30:00Z']]],
+    forms: [[null, '', null]],
+  },
+  boolean: {
+    valid: [true, false],
+    invalid: ['yes', 1],
+    filters: [
+      ['true', true],
+      ['false', false],
+      ['yes', undefined],
+    ],
+    cells: [
+      ['Yes', true],
+      ['non', false],
+      [true, true],
+      ['maybe', 'maybe'],
+    ],
+    exports: [
+      [true, [true]],
+      [false, [false]],
+    ],
+    forms: [
+      [true, true, true],
+      [null, false, false],
+    ],
+  },
+  select: {
+    field: { options },
+    valid: ['Seed'],
+    invalid: ['seed', 'Series B'],
+    filters: [
+      ['Seed', 'Seed'],
+      ['Other', undefined],
+    ],
+    cells: [['Series A', 'Series A']],
+    exports: [['Seed', ['Seed']]],
+    forms: [
+      ['Seed', 'Seed', 'Seed'],
+      [null, null, null],
+    ],
+  },
+  multiSelect: {
+    field: { options },
+    valid: [['Seed', 'Series A'], []],
+    invalid: [['Other'], 'Seed'],
+    filters: [
+      ['Seed', 'Seed'],
+      ['Other', undefined],
+    ],
+    cells: [['Seed; Series A', ['Seed', 'Series A']]],
+    exports: [[['Seed', 'Series A'], ['Seed; Series A']]],
+    forms: [[['Seed'], ['Seed'], ['Seed']]],
+  },
+  tags: {
+    valid: [['fintech', 'b2b']],
+    invalid: [['']],
+    filters: [['fintech', 'fintech']],
+    cells: [['fintech ; b2b;', ['fintech', 'b2b']]],
+    exports: [[['fintech', 'b2b'], ['fintech; b2b']]],
+    forms: [
+      [['fintech'], ['fintech'], ['fintech']],
+      [[], [], null],
+    ],
+  },
+  reference: {
+    field: { to: 'firms' },
+    valid: [1, 42],
+    invalid: [0, -3, 1.5, '42'],
+    filters: [
+      ['42', 42],
+      ['x', undefined],
+    ],
+    cells: [['Acme Ventures', 'Acme Ventures']],
+    exports: [[42, [42]]],
+    forms: [
+      [42, '42', 42],
+      [null, null, null],
+    ],
+  },
+  rating: {
+    valid: [1, 3, 5],
+    invalid: [0, 6, 2.5, '4'],
+    filters: [
+      ['4', 4],
+      ['4.5', undefined],
+    ],
+    cells: [
+      ['★★★', 3],
+      [4, 4],
+      ['4', 4],
+      ['great', 'great'],
+    ],
+    exports: [
+      [4, [4]],
+      [null, [null]],
+    ],
+    forms: [
+      [4, 4, 4],
+      [null, '', null],
+    ],
+  },
+};
+
+const describe_ = (type: FieldType): FieldDescription => ({ type, label: type, ...examples[type].field });
+
+describe('the field type registry', () => {
+  it('has a module for every field type, and examples for every one', () => {
+    expect(Object.keys(examples).sort()).toEqual([...fieldTypes].sort());
+    for (const type of fieldTypes) expect(fieldTypeModule(type).label).toMatch(/^[A-Z]/);
+  });
+
+  it('derives its sets from the modules', () => {
+    expect([...arrayTypes].sort()).toEqual(['emails', 'multiSelect', 'tags']);
+    expect([...textTypes].sort()).toEqual(['email', 'longText', 'phone', 'text', 'url']);
+    expect([...optionTypes].sort()).toEqual(['multiSelect', 'select']);
+    expect([...numericTypes].sort()).toEqual([
+      'amount',
+      'decimal',
+      'integer',
+      'money',
+      'percent',
+      'rating',
+      'reference',
+      'year',
+    ]);
+    expect(fieldTypes.filter((type) => !sortableTypes.has(type)).sort()).toEqual([
+      'emails',
+      'longText',
+      'multiSelect',
+      'tags',
+    ]);
+  });
+
+  it('offers the custom field types, with their English names', () => {
+    expect(customFieldTypes).toEqual([
+      'text',
+      'longText',
+      'email',
+      'url',
+      'phone',
+      'integer',
+      'decimal',
+      'percent',
+      'money',
+      'date',
+      'boolean',
+      'select',
+      'multiSelect',
+      'tags',
+      'rating',
+    ]);
+    expect(customFieldTypeLabels).toMatchObject({ integer: 'Whole number', boolean: 'Yes or no', rating: 'Rating' });
+  });
+
+  it('writes sort keys into cursors as the database does', () => {
+    expect(sortKeyJson('money')).toBe('number');
+    expect(sortKeyJson('reference')).toBe('number');
+    expect(sortKeyJson('rating')).toBe('number');
+    expect(sortKeyJson('boolean')).toBe('boolean');
+    expect(sortKeyJson('date')).toBe('string');
+    expect(sortKeyJson('currency')).toBe('string');
+  });
+
+  it('offers only filter choices the API accepts', () => {
+    for (const type of fieldTypes) {
+      const { filterChoices } = fieldTypeModule(type);
+      const accepted = opsByType[type];
+      for (const choice of filterChoices) {
+        if (choice === 'between') expect(accepted).toEqual(expect.arrayContaining(['gte', 'lte']));
+        else expect(accepted).toContain(choice);
+      }
+    }
+  });
+});
+
+describe.each(fieldTypes)('the %s type', (type) => {
+  const field = describe_(type);
+  const module = fieldTypeModule(type);
+  const example = examples[type];
+
+  it('accepts its valid values and refuses the others', () => {
+    for (const value of example.valid) expect(valueSchema(field).safeParse(value).success, String(value)).toBe(true);
+    for (const value of example.invalid) {
+      expect(valueSchema(field).safeParse(value).success, JSON.stringify(value)).toBe(false);
+    }
+  });
+
+  it('reads filter values written as text', () => {
+    for (const [text, expected] of example.filters) {
+      const parsed = filterValueSchema(field).safeParse(text);
+      expect(parsed.success ? parsed.data : undefined, text).toEqual(expected);
+    }
+  });
+
+  it('imports spreadsheet cells', () => {
+    for (const [cell, expected] of example.cells) expect(module.importCell(cell), String(cell)).toEqual(expected);
+  });
+
+  it('exports values as cells that import back', () => {
+    for (const [value, cells] of example.exports) {
+      expect(module.exportCells(value)).toEqual(cells);
+      // A reference goes out and comes back as its record's name (export joins it, import looks it up).
+      if (value === null || (Array.isArray(value) && value.length === 0) || module.parts || field.to) continue;
+      const [cell] = cells;
+      expect(module.importCell(cell as Cell)).toEqual(value);
+    }
+  });
+
+  it('holds values in forms and gives them back to the API', () => {
+    for (const [value, form, api] of example.forms) {
+      expect(module.toForm(value)).toEqual(form);
+      expect(module.toApi(form, null, field)).toEqual(api);
+    }
+  });
+});
+
+describe('money in a spreadsheet', () => {
+  it('is two columns: the amount, then its currency in upper case', () => {
+    const money = fieldTypeModule('money');
+    expect(money.parts).toEqual({ main: 'amount', extra: ['currency'] });
+    expect(money.importCell('1 500', 'amount')).toBe(1500);
+    expect(money.importCell(' usd ', 'currency')).toBe('USD');
+  });
+});
+
+describe('required form values', () => {
+  it('leave an empty required value for the schema to call "Required"', () => {
+    const required: FieldDescription = { type: 'integer', label: 'Employees', required: true };
+    expect(fieldTypeModule('integer').toApi('', undefined, required)).toBeUndefined();
+    expect(fieldTypeModule('tags').toApi([], undefined, { type: 'tags', label: 'Tags', required: true })).toEqual([]);
+    expect(fieldTypeModule('text').toApi('  ', undefined, { type: 'text', label: 'Name', required: true })).toBe('  ');
+  });
+});

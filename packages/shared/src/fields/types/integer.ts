@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { defineFieldType } from '../field-type-module.ts';
+import {
+  bounded,
+  cellNumber,
+  numberForm,
+  numberOps,
+  numberText,
+  plainCell,
+  rangeChoices,
+} from '../field-type-parts.ts';
+
+/** A whole number within the field's bounds. */
+export const integer = defineFieldType({
+  label: 'Whole number',
+  json: 'number',
+  storage: { pgType: 'integer' },
+  customCast: 'integer',
+  ops: numberOps,
+  filterChoices: rangeChoices,
+  sortable: true,
+  customizable: true,
+  valueSchema: (field) => bounded(z.number({ error: 'Expected a whole number' }).int(), field),
+  filterValueSchema: () => numberText('Expected a whole number', (n) => n.int()),
+  importCell: cellNumber,
+  exportCells: (value) => [plainCell(value)],
+  ...numberForm,
+  widget: { name: 'number', width: 140, decimals: false },
+});

@@ -1,0 +1,20 @@
+import { defineFieldType } from '../field-type-module.ts';
+import { anyText, cellText, plainCell, textForm, textSchema } from '../field-type-parts.ts';
+
+/** Paragraphs (a description, notes): searched by words in it, never sorted. */
+export const longText = defineFieldType({
+  label: 'Long text',
+  json: 'string',
+  storage: { pgType: 'text' },
+  ops: ['contains', 'startsWith', 'isNull', 'notNull'],
+  filterChoices: ['contains', 'startsWith', 'isNull', 'notNull'],
+  sortable: false,
+  text: true,
+  customizable: true,
+  valueSchema: (field) => textSchema(field, 100_000),
+  filterValueSchema: anyText,
+  importCell: cellText,
+  exportCells: (value) => [plainCell(value)],
+  ...textForm,
+  widget: { name: 'longText', width: 240 },
+});

@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { defineFieldType } from '../field-type-module.ts';
+import { anyText, arrayOps, cellList, listCells, listForm, nulMessage, withoutNul } from '../field-type-parts.ts';
+
+/** Free words (keywords, sectors). */
+export const tags = defineFieldType({
+  label: 'Tags',
+  json: 'array',
+  storage: { pgType: 'text', array: true },
+  ops: arrayOps,
+  filterChoices: ['contains', 'isNull', 'notNull'],
+  sortable: false,
+  customizable: true,
+  valueSchema: () => z.array(z.string().trim().min(1).max(100).regex(withoutNul, nulMessage)).max(100),
+  filterValueSchema: anyText,
+  importCell: cellList,
+  exportCells: listCells,
+  ...listForm,
+  widget: { name: 'list', width: 200 },
+});

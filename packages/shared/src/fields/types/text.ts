@@ -1,0 +1,20 @@
+import { defineFieldType } from '../field-type-module.ts';
+import { anyText, cellText, plainCell, textChoices, textForm, textOps, textSchema } from '../field-type-parts.ts';
+
+/** One line of text (a name, a city), at most 500 characters unless the field says. */
+export const text = defineFieldType({
+  label: 'Text',
+  json: 'string',
+  storage: { pgType: 'text' },
+  ops: textOps,
+  filterChoices: textChoices,
+  sortable: true,
+  text: true,
+  customizable: true,
+  valueSchema: (field) => textSchema(field, 500),
+  filterValueSchema: anyText,
+  importCell: cellText,
+  exportCells: (value) => [plainCell(value)],
+  ...textForm,
+  widget: { name: 'text', width: 200 },
+});

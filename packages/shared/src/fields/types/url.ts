@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { defineFieldType } from '../field-type-module.ts';
+import { anyText, cellText, plainCell, textChoices, textForm, textOps } from '../field-type-parts.ts';
+
+/** A web address, http or https only. */
+export const url = defineFieldType({
+  label: 'Web address',
+  json: 'string',
+  storage: { pgType: 'text' },
+  ops: textOps,
+  filterChoices: textChoices,
+  sortable: true,
+  text: true,
+  customizable: true,
+  valueSchema: () =>
+    z.url({ protocol: /^https?$/, error: 'Expected a web address starting with http:// or https://' }).max(2000),
+  filterValueSchema: anyText,
+  importCell: cellText,
+  exportCells: (value) => [plainCell(value)],
+  ...textForm,
+  widget: { name: 'url', width: 240 },
+});

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { defineFieldType } from '../field-type-module.ts';
+import { cellNumber, numberForm, numberOps, numberText, plainCell, rangeChoices } from '../field-type-parts.ts';
+
+const FIRST_YEAR = 1800;
+const LAST_YEAR = 2200;
+
+/** A calendar year (a founding year, a fund's vintage). */
+export const year = defineFieldType({
+  label: 'Year',
+  json: 'number',
+  storage: { pgType: 'integer' },
+  customCast: 'integer',
+  ops: numberOps,
+  filterChoices: rangeChoices,
+  sortable: true,
+  customizable: false,
+  valueSchema: () => z.number({ error: 'Expected a year' }).int().min(FIRST_YEAR).max(LAST_YEAR),
+  filterValueSchema: () => numberText('Expected a whole number', (n) => n.int()),
+  importCell: cellNumber,
+  exportCells: (value) => [plainCell(value)],
+  ...numberForm,
+  widget: {
+    name: 'number',
+    width: 110,
+    decimals: false,
+    grouping: false,
+    display: 'plain',
+    min: FIRST_YEAR,
+    max: LAST_YEAR,
+  },
+});
