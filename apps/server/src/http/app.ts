@@ -12,13 +12,13 @@ import {
 } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from '../config.ts';
-import { registerCrudRoutes } from '../crud/routes.ts';
 import type { Database } from '../db/client.ts';
 import { mapDatabaseError } from '../db/errors.ts';
 import { createMailer } from '../mail/mailer.ts';
 import { registerAuthRoutes } from '../routes/auth.ts';
 import { registerFileRoutes } from '../routes/files.ts';
 import { registerImportRoutes } from '../routes/import.ts';
+import { registerCrudRoutes } from '../routes/records.ts';
 import { registerRoleRoutes } from '../routes/roles.ts';
 import { registerSummaryRoutes } from '../routes/summaries.ts';
 import { registerUserRoutes } from '../routes/users.ts';

@@ -15,10 +15,11 @@ import { readableScope } from '../access/reading.ts';
 import { recordChange } from '../auth/audit.ts';
 import type { Config } from '../config.ts';
 import { createRecord, getRecord, storedFilePath } from '../crud/records.ts';
-import { idParamsSchema, sendRecord } from '../crud/routes.ts';
 import type { Database } from '../db/client.ts';
 import { invalid, tooLarge, unsupportedType } from '../domain/errors.ts';
 import { errorBodySchema } from '../http/errors.ts';
+import { idParamsSchema } from '../http/record-params.ts';
+import { sendRecord } from '../http/record-replies.ts';
 import { acceptedExtensions, decideFileType, type FileType, servedFileType } from '../io/file-types.ts';
 
 const uploadQuerySchema = z.strictObject({

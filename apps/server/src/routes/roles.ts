@@ -8,10 +8,11 @@ import { assertWithinRights } from '../access/delegation.ts';
 import type { Actor } from '../auth/actor.ts';
 import { recordAudit } from '../auth/audit.ts';
 import { createRecord, deleteRecord, updateRecord } from '../crud/records.ts';
-import { idParamsSchema, sendRecord, versionFromIfMatch } from '../crud/routes.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { conflict, invalid, notFound } from '../domain/errors.ts';
 import { errorBodySchema } from '../http/errors.ts';
+import { idParamsSchema, versionFromIfMatch } from '../http/record-params.ts';
+import { sendRecord } from '../http/record-replies.ts';
 
 interface StoredRole {
   name: string;

@@ -18,10 +18,11 @@ import { revokeUserSessions } from '../auth/sessions.ts';
 import { issueUserToken } from '../auth/user-tokens.ts';
 import type { Config } from '../config.ts';
 import { getRecord, updateRecord } from '../crud/records.ts';
-import { idParamsSchema, sendRecord, versionFromIfMatch } from '../crud/routes.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { conflict, invalid, notFound } from '../domain/errors.ts';
 import { errorBodySchema } from '../http/errors.ts';
+import { idParamsSchema, versionFromIfMatch } from '../http/record-params.ts';
+import { sendRecord } from '../http/record-replies.ts';
 import type { Mailer } from '../mail/mailer.ts';
 
 interface UserRow {

@@ -19,18 +19,16 @@ import { z } from 'zod';
 import { assertRowReadable, bothScopes, limitJoins, readableScope, readerDescription } from '../access/reading.ts';
 import type { Actor } from '../auth/actor.ts';
 import { type RecordChangeType, recordChange } from '../auth/audit.ts';
+import { currentDescription } from '../crud/custom-fields.ts';
+import { relationScope } from '../crud/list-compiler.ts';
+import { createRecord, deleteRecord, getRecord, listRecords, updateRecord } from '../crud/records.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { notFound } from '../domain/errors.ts';
 import type { RouteAccess } from '../http/auth.ts';
-import { AppError, errorBodySchema, validateBody } from '../http/errors.ts';
+import { errorBodySchema, validateBody } from '../http/errors.ts';
+import { idParamsSchema, versionFromIfMatch } from '../http/record-params.ts';
+import { listResponseSchema, sendPage, sendRecord } from '../http/record-replies.ts';
 import { type ExportFormat, exportColumns, exportContentTypes, exportFormats, exportStream } from '../io/export.ts';
-import { currentDescription } from './custom-fields.ts';
-import { relationScope } from './list-compiler.ts';
-import { createRecord, deleteRecord, getRecord, type ListPage, listRecords, updateRecord } from './records.ts';
-
-export const idParamsSchema = z.object({
-  id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER),
-});
 
 const filterHelp = `Filters: \`filter[field][op]=value\` with op one of eq, ne, lt, lte, gt, gte, in (comma-separated),
 contains, startsWith, isNull, notNull (\`filter[field]=value\` means eq). \`select=a,b\` returns only those fields and id.
@@ -38,51 +36,6 @@ contains, startsWith, isNull, notNull (\`filter[field]=value\` means eq). \`sele
 \`q\` searches the searchable fields. \`page\`/\`pageSize\` (default ${DEFAULT_PAGE_SIZE}, max ${MAX_PAGE_SIZE}) page by offset;
 \`cursor\` (the previous answer's \`nextCursor\`) pages by keyset at constant cost. \`total\` is exact up to 10,000 rows;
 above that it is the planner's estimate and \`totalExact\` is false.`;
-
-function listResponseSchema(entity: EntityDescription) {
-  return z.object({
-    data: z.array(recordSchema(entity).partial()),
-    page: z.number(),
-    pageSize: z.number(),
-    total: z.number(),
-    totalExact: z.boolean(),
-    nextCursor: z.string().nullable(),
-  });
-}
-
-/** Sends a list page without parsing and re-serializing the rows the database built. */
-function sendPage(reply: FastifyReply, query: ListQuery, page: ListPage) {
-  const head = JSON.stringify({
-    page: query.page,
-    pageSize: query.pageSize,
-    total: page.total,
-    totalExact: page.totalExact,
-    nextCursor: page.nextCursor,
-  });
-  return reply.type('application/json; charset=utf-8').send(`{"data":[${page.rows.join(',')}],${head.slice(1)}`);
-}
-
-export function sendRecord(reply: FastifyReply, row: string, status = 200) {
-  const version = (JSON.parse(row) as { version?: number }).version;
-  if (version !== undefined) reply.header('etag', `"${version}"`);
-  return reply.code(status).type('application/json; charset=utf-8').send(row);
-}
-
-/** Reads `If-Match: 3`, `"3"` or `W/"3"`. */
-export function versionFromIfMatch(header: string | undefined, required: boolean): number | undefined {
-  if (header === undefined || header === '') {
-    if (!required) return undefined;
-    throw new AppError(428, 'precondition_required', 'Send If-Match with the version you last read', {
-      'if-match': 'Required',
-    });
-  }
-  const m = /^\s*(?:W\/)?"?(\d{1,9})"?\s*$/.exec(header);
-  if (!m)
-    throw new AppError(400, 'validation_failed', 'If-Match must be a version number', {
-      'if-match': 'Expected a version number',
-    });
-  return Number(m[1]);
-}
 
 const errorResponses = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
 
@@ -198,7 +151,14 @@ column, lists are joined with "; ".`,
           response: { 200: listResponseSchema(related), ...errorResponses },
         },
         handler: async (request, reply) => {
-          await getRecord(database, entity, request.params.id, { select: ['id'], join: [] });
+          // The record the list hangs on must exist and be readable by the actor.
+          await getRecord(
+            database,
+            entity,
+            request.params.id,
+            { select: ['id'], join: [] },
+            readableScope(entity, request.actor),
+          );
           const target = await readerDescription(database, related, request.actor);
           const query = parseListQueryString(target, request.query as Record<string, unknown>);
           limitJoins(request.actor, query);

@@ -1,0 +1,37 @@
+import type { EntityDescription } from '@data-platform/shared/entities/entity';
+import { recordSchema } from '@data-platform/shared/entities/record-schema';
+import type { ListQuery } from '@data-platform/shared/query/list-query';
+import type { FastifyReply } from 'fastify';
+import { z } from 'zod';
+import type { ListPage } from '../crud/records.ts';
+
+/** A list page of an entity, as OpenAPI documents it. */
+export function listResponseSchema(entity: EntityDescription) {
+  return z.object({
+    data: z.array(recordSchema(entity).partial()),
+    page: z.number(),
+    pageSize: z.number(),
+    total: z.number(),
+    totalExact: z.boolean(),
+    nextCursor: z.string().nullable(),
+  });
+}
+
+/** Sends a list page without parsing and re-serializing the rows the database built. */
+export function sendPage(reply: FastifyReply, query: ListQuery, page: ListPage) {
+  const head = JSON.stringify({
+    page: query.page,
+    pageSize: query.pageSize,
+    total: page.total,
+    totalExact: page.totalExact,
+    nextCursor: page.nextCursor,
+  });
+  return reply.type('application/json; charset=utf-8').send(`{"data":[${page.rows.join(',')}],${head.slice(1)}`);
+}
+
+/** Sends one record as the database built it, with its version as the ETag. */
+export function sendRecord(reply: FastifyReply, row: string, status = 200) {
+  const version = (JSON.parse(row) as { version?: number }).version;
+  if (version !== undefined) reply.header('etag', `"${version}"`);
+  return reply.code(status).type('application/json; charset=utf-8').send(row);
+}
