@@ -1,32 +1,22 @@
 /** What a role can be allowed to do: `resource:action` for data, plus administration rights. */
+import { permissionedEntityNames } from './entities/registry.ts';
+import { type AdminPermission, adminPermissions, type DataAction, dataPermissionsOf } from './permission-names.ts';
 
-export const permissionResources = [
-  'companies',
-  'funds',
-  'firms',
-  'contacts',
-  'deals',
-  'investors',
-  'fundPerformances',
-  'notes',
-  'files',
-] as const;
-export type PermissionResource = (typeof permissionResources)[number];
+export { type AdminPermission, adminPermissions, type DataAction, dataActions } from './permission-names.ts';
 
-export const dataActions = ['read', 'create', 'update', 'delete', 'import', 'export'] as const;
-export type DataAction = (typeof dataActions)[number];
-
+/** The entities with data permissions of their own (flag `permissions`), in sidebar order. */
+export const permissionResources: readonly PermissionResource[] = permissionedEntityNames;
 /**
- * `users:read` shows colleagues' accounts (email, status, role, sign-ins);
- * without it a user sees other users by name only. `users:manage` needs it.
+ * A resource name. Not the union of the flagged names: entity descriptions
+ * name permissions (`access`, `limitedRead`), so a type computed from the
+ * registry's descriptions would refer to itself. `isPermission` checks names
+ * at run time, and a test checks every permission a description names.
  */
-export const adminPermissions = ['users:read', 'users:manage', 'roles:manage', 'customFields:manage'] as const;
+export type PermissionResource = string;
 
-export type Permission = `${PermissionResource}:${DataAction}` | (typeof adminPermissions)[number];
+export type Permission = `${PermissionResource}:${DataAction}` | AdminPermission;
 
-export const dataPermissions: readonly Permission[] = permissionResources.flatMap((resource) =>
-  dataActions.map((action) => `${resource}:${action}` as Permission),
-);
+export const dataPermissions: readonly Permission[] = dataPermissionsOf(permissionResources);
 
 export const allPermissions: readonly Permission[] = [...dataPermissions, ...adminPermissions];
 
@@ -38,7 +28,12 @@ export interface BuiltInRole {
 
 export const ADMINISTRATOR = 'Administrator';
 
-/** Roles every installation has; Administrator can be neither deleted nor narrowed. */
+/**
+ * Roles every installation has; Administrator can be neither deleted nor
+ * narrowed. Bootstrap gives Administrator every permission at each start; a
+ * migration that adds an entity with permissions grants Editor and Viewer
+ * theirs (see bootstrap.ts).
+ */
 export const builtInRoles: readonly BuiltInRole[] = [
   {
     name: ADMINISTRATOR,

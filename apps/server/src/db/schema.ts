@@ -96,31 +96,10 @@ export function tableOf(resource: string): EntityTable {
   return table;
 }
 
-// drizzle-kit finds tables among a module's named exports.
+// drizzle-kit finds tables among the exports of this module, which it loads
+// as CommonJS (through esbuild-register): there, hand it every entity's table,
+// keyed by resource name, so that the entity list stays the registry's alone.
+// Loaded as ES module (the server, tests), `module` does not exist.
 export { sessions, userCredentials, userTokens } from './auth-schema.ts';
-export const {
-  roles,
-  users,
-  customFieldGroups,
-  entityFieldTypes,
-  currencies,
-  countries,
-  states,
-  firms,
-  funds,
-  companies,
-  contacts,
-  deals,
-  investors,
-  fundPerformances,
-  contactCompanies,
-  contactFunds,
-  contactDeals,
-  contactInvestors,
-  dealCompanies,
-  dealInvestors,
-  notes,
-  files,
-  auditEvents,
-  outbox,
-} = tables;
+
+if (typeof module !== 'undefined' && typeof module.exports === 'object') Object.assign(module.exports, tables);

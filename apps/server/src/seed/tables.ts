@@ -1,21 +1,5 @@
-import { companies } from '@data-platform/shared/entities/companies';
-import { contacts } from '@data-platform/shared/entities/contacts';
-import { deals } from '@data-platform/shared/entities/deals';
 import type { EntityDescription } from '@data-platform/shared/entities/entity';
-import { files } from '@data-platform/shared/entities/files';
-import { firms } from '@data-platform/shared/entities/firms';
-import { fundPerformances } from '@data-platform/shared/entities/fund-performances';
-import { funds } from '@data-platform/shared/entities/funds';
-import { investors } from '@data-platform/shared/entities/investors';
-import {
-  contactCompanies,
-  contactDeals,
-  contactFunds,
-  contactInvestors,
-  dealCompanies,
-  dealInvestors,
-} from '@data-platform/shared/entities/links';
-import { notes } from '@data-platform/shared/entities/notes';
+import { entityList, seededEntities } from '@data-platform/shared/entities/registry';
 import { users } from '@data-platform/shared/entities/users';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
@@ -23,31 +7,17 @@ import type { Database } from '../db/client.ts';
 /** Generated users have addresses here (and no password), so a reset can tell them from real accounts. */
 export const SEED_USER_DOMAIN = 'demo.example.com';
 
-/** The entities the generator fills, in the order their rows must be generated and loaded. */
-export const seededEntities: readonly EntityDescription[] = [
-  users,
-  firms,
-  funds,
-  fundPerformances,
-  companies,
-  contacts,
-  deals,
-  investors,
-  contactCompanies,
-  contactFunds,
-  contactDeals,
-  contactInvestors,
-  dealCompanies,
-  dealInvestors,
-  notes,
-];
+/** The entities the generator fills (flag `seed`), in the order their rows must be generated and loaded. */
+export { seededEntities };
 
 /**
  * The tables of business data: what the seed fills (but users, which also
- * hold real accounts) and files attached to those records. `--reset` empties
- * these, never accounts, roles or reference data.
+ * hold real accounts) and whatever is attached to those records (files).
+ * `--reset` empties these, never accounts, roles or reference data.
  */
-export const dataEntities: readonly EntityDescription[] = [...seededEntities.filter((e) => e !== users), files];
+export const dataEntities: readonly EntityDescription[] = entityList.filter(
+  (e) => (e.seed && e !== users) || e.attachedTo,
+);
 
 /** The data tables that have rows. */
 export async function tablesWithRows(database: Database): Promise<string[]> {

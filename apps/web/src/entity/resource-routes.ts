@@ -1,5 +1,5 @@
 import type { EntityDescription } from '@data-platform/shared/entities/entity';
-import { findEntity } from '@data-platform/shared/entities/registry';
+import { findEntity, navigableEntities } from '@data-platform/shared/entities/registry';
 import type { ResourceArea } from '../store/resource-slices.ts';
 
 /** A list screen in the sidebar: its root path and the resource it lists. */
@@ -12,20 +12,16 @@ export interface ResourceRoute {
   sidebar?: false;
 }
 
-/** The sidebar's list screens, in order. */
-export const resourceRoutes: readonly ResourceRoute[] = [
-  { path: '/companies', resource: 'companies' },
-  { path: '/funds', resource: 'funds' },
-  { path: '/contacts', resource: 'contacts' },
-  { path: '/firms', resource: 'firms' },
-  { path: '/deals', resource: 'deals' },
-  { path: '/investors', resource: 'investors' },
-  { path: '/fund-performances', resource: 'fundPerformances' },
-  { path: '/users', resource: 'users' },
-  { path: '/custom-data', resource: 'entityFieldTypes', labelKey: 'nav.customData' },
-  // From Custom data's "Groups" button.
-  { path: '/custom-field-groups', resource: 'customFieldGroups', sidebar: false },
-];
+/** The list screens, in sidebar order: the descriptions' `navigation`. */
+export const resourceRoutes: readonly ResourceRoute[] = navigableEntities.map((entity) => {
+  const { path, labelKey, sidebar } = entity.navigation as NonNullable<EntityDescription['navigation']>;
+  return {
+    path,
+    resource: entity.name as ResourceArea,
+    ...(labelKey ? { labelKey } : {}),
+    ...(sidebar === false ? { sidebar } : {}),
+  };
+});
 
 /** The list screens whose resource the API describes (custom data comes with its entity description). */
 export const availableResourceRoutes = resourceRoutes.filter((route) => findEntity(route.resource) !== undefined);

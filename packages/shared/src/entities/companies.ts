@@ -9,6 +9,12 @@ export const companies = defineEntity({
   label: 'Company',
   labelPlural: 'Companies',
   display: 'name',
+  permissions: true,
+  customizable: true,
+  attachable: true,
+  navigation: { path: '/companies', order: 10 },
+  dashboard: { count: true },
+  seed: true,
   fields: {
     name: nameField,
     legalName: {

@@ -19,6 +19,12 @@ export const contacts = defineEntity({
   label: 'Contact',
   labelPlural: 'Contacts',
   display: 'fullName',
+  permissions: true,
+  customizable: true,
+  attachable: true,
+  navigation: { path: '/contacts', order: 30 },
+  dashboard: { count: true },
+  seed: true,
   fields: {
     firstName: personName('First name'),
     lastName: personName('Last name'),

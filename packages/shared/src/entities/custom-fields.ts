@@ -1,10 +1,20 @@
 // Types only from field-types: its value exports bring zod, and this file is in the web app's first bundle.
 import type { FieldDescription } from '../fields/field-types.ts';
 import { nameField } from './common-fields.ts';
-import { defineEntity, type EntityDescription } from './entity.ts';
+import { defineEntity, type EntityDescription, entityLabelsWith, entityNamesWith } from './entity.ts';
 
-/** The records a team can add its own fields to. */
-export const customizableResources = ['companies', 'funds', 'contacts', 'firms', 'deals', 'investors'] as const;
+/**
+ * The records a team can add its own fields to: the entities flagged
+ * `customizable`, in sidebar order. Set by the registry once it holds every
+ * description (this module is one of them); prefer `customizableResources`
+ * from registry.ts, which is the same list.
+ */
+export let customizableResources: readonly string[] = [];
+
+/** Called by registry.ts. */
+export function bindCustomizableResources(names: readonly string[]): void {
+  customizableResources = names;
+}
 
 /** The field types a custom field can have (references and system types stay with built-in fields). */
 export const customFieldTypes = [
@@ -40,14 +50,13 @@ const manage = {
 const entityField = {
   type: 'select',
   label: 'Record type',
-  options: customizableResources,
-  optionLabels: {
-    companies: 'Companies',
-    funds: 'Funds',
-    contacts: 'Contacts',
-    firms: 'Firms',
-    deals: 'Deals',
-    investors: 'Investors',
+  // Read once the registry has loaded (see entityNamesWith); the options
+  // namespace names each by its English plural (optionLabels, below).
+  get options() {
+    return entityNamesWith('customizable');
+  },
+  get optionLabels() {
+    return entityLabelsWith('customizable');
   },
   required: true,
   immutable: true,
@@ -75,6 +84,8 @@ export const customFieldGroups = defineEntity({
   label: 'Custom field group',
   labelPlural: 'Custom field groups',
   display: 'name',
+  // From Custom data's "Groups" button.
+  navigation: { path: '/custom-field-groups', order: 95, sidebar: false },
   access: manage,
   fields: {
     entity: entityField,
@@ -99,6 +110,7 @@ export const entityFieldTypes = defineEntity({
   label: 'Custom field',
   labelPlural: 'Custom fields',
   display: 'name',
+  navigation: { path: '/custom-data', order: 90, labelKey: 'nav.customData' },
   pathAlias: 'custom-data',
   access: manage,
   fields: {
@@ -197,7 +209,7 @@ export function customFieldDescription(definition: CustomFieldDefinition): Field
 
 /** True for the resources whose records carry custom fields. */
 export function isCustomizable(entity: EntityDescription): boolean {
-  return (customizableResources as readonly string[]).includes(entity.name);
+  return entity.customizable === true;
 }
 
 const described = new WeakMap<readonly CustomFieldDefinition[], Map<EntityDescription, EntityDescription>>();

@@ -8,6 +8,12 @@ export const deals = defineEntity({
   label: 'Deal',
   labelPlural: 'Deals',
   display: 'name',
+  permissions: true,
+  customizable: true,
+  attachable: true,
+  navigation: { path: '/deals', order: 50 },
+  dashboard: { count: true, breakdowns: ['stage'] },
+  seed: true,
   fields: {
     name: nameField,
     stage: {

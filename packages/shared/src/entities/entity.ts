@@ -94,6 +94,48 @@ export interface EntityDescription {
   checks?: ReadonlyArray<{ name: string; field: string; sql: string; message: string }>;
   /** Another path segment the generic routes also answer at, where the spec spells the URL differently from `name`. */
   pathAlias?: string;
+
+  // Where the entity takes part. Every list of entities the code needs (roles'
+  // permission matrix, custom-field record types, what notes attach to, the
+  // sidebar, the home dashboard, the demo data, the web app's data areas) is
+  // derived from these flags in registry.ts and permissions.ts: adding an
+  // entity is its description file, its generated migration and translations.
+
+  /**
+   * Data permissions of its own, `<name>:<action>` for every data action
+   * (read, create, update, delete, import, export): roles grant them, and
+   * they guard the entity unless `access` names others.
+   */
+  permissions?: true;
+  /** Teams may add custom fields to its records (stored in the `custom` column). */
+  customizable?: true;
+  /** Records of entities with `attachedTo` (notes, files, tasks) can belong to its rows. */
+  attachable?: true;
+  /**
+   * Its list screen in the web app: the root path, its place in the sidebar
+   * (ascending `order`; `sidebar: false` when reached from another screen),
+   * and the translation key of its sidebar label when not the plural name.
+   */
+  navigation?: { path: string; order: number; labelKey?: string; sidebar?: false };
+  /**
+   * On the home dashboard: `count` shows how many rows there are (in sidebar
+   * order); each of `breakdowns` (a picklist field) shows rows per value, under
+   * the key `<name>By<Field>` (e.g. `dealsByStage`).
+   */
+  dashboard?: { count?: true; breakdowns?: readonly string[] };
+  /**
+   * The demo data generator fills it (apps/server/src/seed/generators/ has a
+   * module per seeded entity), in registry order, so after what it references;
+   * `--reset` empties it, users excepted.
+   */
+  seed?: true;
+  /**
+   * The web app keeps a data area (a top-level key of its Redux state, named
+   * after the entity) for every entity but those with `clientState: false`,
+   * which it reads only through their own screens' queries. The spec's data
+   * areas are exactly the entities with one, plus the non-entity areas.
+   */
+  clientState?: false;
 }
 
 export type Operation = NonNullable<EntityDescription['operations']>[number];
@@ -181,4 +223,61 @@ export function referenceRelationName(fieldName: string): string {
 
 export function defineEntity<const E extends EntityDescription>(entity: E): E {
   return entity;
+}
+
+let registered: readonly EntityDescription[] | undefined;
+const namesByFlag = new Map<EntityFlag, readonly string[]>();
+const labelsByFlag = new Map<EntityFlag, Readonly<Record<string, string>>>();
+
+/** The flags that put an entity in a list of names (see EntityDescription). */
+export type EntityFlag = 'permissions' | 'customizable' | 'attachable';
+
+/** Called once by registry.ts with every entity. */
+export function registerEntities(list: readonly EntityDescription[]): void {
+  registered = list;
+  namesByFlag.clear();
+  labelsByFlag.clear();
+}
+
+/** Entities in the order people meet them: the sidebar's, then those without a list screen in registry order. */
+export function inSidebarOrder(list: readonly EntityDescription[]): EntityDescription[] {
+  const order = (entity: EntityDescription) => entity.navigation?.order ?? Number.POSITIVE_INFINITY;
+  return [...list].sort((a, b) => order(a) - order(b));
+}
+
+/**
+ * The names of the entities with `flag`, in sidebar order. For option lists
+ * inside descriptions (what a note attaches to, which permissions a role can
+ * hold): a description cannot import the registry, which imports it, so it
+ * reads them through a getter once the registry has loaded.
+ */
+export function entityNamesWith(flag: EntityFlag): readonly string[] {
+  if (!registered) throw new Error('The entity registry is not loaded yet: import entities/registry first');
+  let names = namesByFlag.get(flag);
+  if (!names) {
+    names = Object.freeze(
+      inSidebarOrder(registered)
+        .filter((entity) => entity[flag])
+        .map((entity) => entity.name),
+    );
+    namesByFlag.set(flag, names);
+  }
+  return names;
+}
+
+/** Each entity with `flag` named by its plural label: the English option labels of a "record type" field. */
+export function entityLabelsWith(flag: EntityFlag): Readonly<Record<string, string>> {
+  let labels = labelsByFlag.get(flag);
+  if (!labels) {
+    const names = new Set(entityNamesWith(flag));
+    labels = Object.freeze(
+      Object.fromEntries(
+        (registered ?? [])
+          .filter((entity) => names.has(entity.name))
+          .map((entity) => [entity.name, entity.labelPlural]),
+      ),
+    );
+    labelsByFlag.set(flag, labels);
+  }
+  return labels;
 }

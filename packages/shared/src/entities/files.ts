@@ -1,5 +1,5 @@
+import { attachedToFields } from './attached-to.ts';
 import { defineEntity } from './entity.ts';
-import { attachableEntities } from './picklists.ts';
 
 /** Uploaded files. Rows are created by the upload endpoint, which stores the bytes under DATA_DIR. */
 export const files = defineEntity({
@@ -9,19 +9,12 @@ export const files = defineEntity({
   label: 'File',
   labelPlural: 'Files',
   display: 'name',
+  permissions: true,
   attachedTo: { entityField: 'entity', idField: 'recordId' },
   storesBytes: true,
   operations: ['list', 'get', 'update', 'delete'],
   fields: {
-    entity: {
-      type: 'select',
-      label: 'Record type',
-      options: attachableEntities,
-      required: true,
-      filterable: true,
-      serverOwned: true,
-    },
-    recordId: { type: 'reference', label: 'Record', required: true, filterable: true, serverOwned: true },
+    ...attachedToFields({ required: true, writable: 'server' }),
     name: {
       type: 'text',
       label: 'Name',

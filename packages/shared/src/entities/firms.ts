@@ -9,6 +9,12 @@ export const firms = defineEntity({
   label: 'Firm',
   labelPlural: 'Firms',
   display: 'name',
+  permissions: true,
+  customizable: true,
+  attachable: true,
+  navigation: { path: '/firms', order: 40 },
+  dashboard: { count: true },
+  seed: true,
   fields: {
     name: nameField,
     type: {

@@ -12,6 +12,11 @@ export const fundPerformances = defineEntity({
   label: 'Fund performance',
   labelPlural: 'Fund performance',
   display: 'asOfDate',
+  permissions: true,
+  attachable: true,
+  navigation: { path: '/fund-performances', order: 70 },
+  dashboard: { count: true },
+  seed: true,
   fields: {
     fundId: { type: 'reference', to: 'funds', label: 'Fund', required: true, filterable: true, onDelete: 'cascade' },
     asOfDate: { type: 'date', label: 'As of', required: true, filterable: true, sortable: true },

@@ -14,6 +14,12 @@ export const funds = defineEntity({
   label: 'Fund',
   labelPlural: 'Funds',
   display: 'name',
+  permissions: true,
+  customizable: true,
+  attachable: true,
+  navigation: { path: '/funds', order: 20 },
+  dashboard: { count: true, breakdowns: ['status'] },
+  seed: true,
   fields: {
     name: nameField,
     firmId: { type: 'reference', to: 'firms', label: 'Manager', filterable: true, onDelete: 'setNull' },

@@ -9,6 +9,12 @@ export const investors = defineEntity({
   label: 'Investor',
   labelPlural: 'Investors',
   display: 'name',
+  permissions: true,
+  customizable: true,
+  attachable: true,
+  navigation: { path: '/investors', order: 60 },
+  dashboard: { count: true, breakdowns: ['fundraisingStatus'] },
+  seed: true,
   fields: {
     name: nameField,
     type: {

@@ -18,6 +18,7 @@ function linkCollection(
     label: `${left[2]} – ${right[2]}`,
     labelPlural: `${left[2]} – ${right[2]} links`,
     display: 'role',
+    seed: true,
     fields: { [left[0]]: ref(left), [right[0]]: ref(right), ...linkRole, ...extra },
     list: { defaultShows: [left[0], right[0], 'role', 'createdAt'], defaultSort: '-createdAt' },
     uniques: [[left[0], right[0]]],

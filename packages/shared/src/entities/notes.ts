@@ -1,5 +1,5 @@
+import { attachedToFields } from './attached-to.ts';
 import { defineEntity } from './entity.ts';
-import { attachableEntities } from './picklists.ts';
 
 export const notes = defineEntity({
   name: 'notes',
@@ -8,17 +8,11 @@ export const notes = defineEntity({
   label: 'Note',
   labelPlural: 'Notes',
   display: 'body',
+  permissions: true,
+  seed: true,
   attachedTo: { entityField: 'entity', idField: 'recordId' },
   fields: {
-    entity: {
-      type: 'select',
-      label: 'Record type',
-      options: attachableEntities,
-      required: true,
-      filterable: true,
-      immutable: true,
-    },
-    recordId: { type: 'reference', label: 'Record', required: true, filterable: true, immutable: true },
+    ...attachedToFields({ required: true, writable: 'once' }),
     body: { type: 'longText', label: 'Note', required: true, searchable: true, maxLength: 50_000 },
   },
   list: { defaultShows: ['body', 'createdById', 'createdAt'], defaultSort: '-createdAt' },

@@ -12,6 +12,7 @@ export const outbox = defineEntity({
   label: 'Mail',
   labelPlural: 'Outbox',
   display: 'subject',
+  clientState: false,
   access: { read: 'users:manage' },
   privateTo: 'to',
   fields: {

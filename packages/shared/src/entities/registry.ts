@@ -3,9 +3,9 @@ import { companies } from './companies.ts';
 import { contacts } from './contacts.ts';
 import { countries } from './countries.ts';
 import { currencies } from './currencies.ts';
-import { customFieldGroups, entityFieldTypes } from './custom-fields.ts';
+import { bindCustomizableResources, customFieldGroups, entityFieldTypes } from './custom-fields.ts';
 import { deals } from './deals.ts';
-import type { EntityDescription } from './entity.ts';
+import { type EntityDescription, entityNamesWith, inSidebarOrder, registerEntities } from './entity.ts';
 import { files } from './files.ts';
 import { firms } from './firms.ts';
 import { fundPerformances } from './fund-performances.ts';
@@ -21,11 +21,16 @@ import {
 } from './links.ts';
 import { notes } from './notes.ts';
 import { outbox } from './outbox.ts';
+import { bindAttachableEntities } from './picklists.ts';
 import { roles } from './roles.ts';
 import { states } from './states.ts';
 import { users } from './users.ts';
 
-/** Every entity, in an order where a referenced entity comes before those that reference it. */
+/**
+ * Every entity, in an order where a referenced entity comes before those that
+ * reference it. This is the one list of entities: every other one is derived
+ * from the descriptions' flags (see EntityDescription), here or in permissions.ts.
+ */
 export const entityList: readonly EntityDescription[] = [
   roles,
   users,
@@ -52,6 +57,32 @@ export const entityList: readonly EntityDescription[] = [
   auditEvents,
   outbox,
 ];
+registerEntities(entityList);
+
+/** The entities with data permissions of their own (`permissions: true`), in sidebar order. */
+export const permissionedEntityNames = entityNamesWith('permissions');
+
+/** The records teams may add custom fields to (`customizable: true`), in sidebar order. */
+export const customizableResources = entityNamesWith('customizable');
+bindCustomizableResources(customizableResources);
+
+/** What notes, files and tasks can belong to (`attachable: true`), in sidebar order. */
+export const attachableEntities = entityNamesWith('attachable');
+bindAttachableEntities(attachableEntities);
+
+/** The list screens (`navigation`), in sidebar order. */
+export const navigableEntities: readonly EntityDescription[] = inSidebarOrder(entityList.filter((e) => e.navigation));
+
+/** The record types counted on the home dashboard (`dashboard.count`), in sidebar order. */
+export const countedEntities: readonly EntityDescription[] = inSidebarOrder(
+  entityList.filter((e) => e.dashboard?.count),
+);
+
+/** What the demo data generator fills (`seed`), in registry order: what a row references is generated first. */
+export const seededEntities: readonly EntityDescription[] = entityList.filter((e) => e.seed);
+
+/** The entities the web app keeps a data area for (all but `clientState: false`). */
+export const clientStateEntities: readonly EntityDescription[] = entityList.filter((e) => e.clientState !== false);
 
 export const entities: Readonly<Record<string, EntityDescription>> = Object.fromEntries(
   entityList.map((e) => [e.name, e]),

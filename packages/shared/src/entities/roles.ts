@@ -1,5 +1,7 @@
-import { allPermissions } from '../permissions.ts';
-import { defineEntity } from './entity.ts';
+import { adminPermissions, dataPermissionsOf } from '../permission-names.ts';
+import { defineEntity, entityNamesWith } from './entity.ts';
+
+let allPermissionNames: readonly string[] | undefined;
 
 export const roles = defineEntity({
   name: 'roles',
@@ -8,6 +10,8 @@ export const roles = defineEntity({
   label: 'Role',
   labelPlural: 'Roles',
   display: 'name',
+  // Read through the users screens' own queries.
+  clientState: false,
   // Changed through the roles routes, which keep built-in roles as they are.
   operations: ['list', 'get'],
   ownOperations: ['create', 'update', 'delete'],
@@ -24,7 +28,16 @@ export const roles = defineEntity({
       maxLength: 100,
     },
     description: { type: 'longText', label: 'Description', maxLength: 2000 },
-    permissions: { type: 'multiSelect', label: 'Permissions', options: allPermissions, filterable: true },
+    permissions: {
+      type: 'multiSelect',
+      label: 'Permissions',
+      // permissions.ts's allPermissions, which this module cannot import: it derives from the registry, which imports this.
+      get options(): readonly string[] {
+        allPermissionNames ??= [...dataPermissionsOf(entityNamesWith('permissions')), ...adminPermissions];
+        return allPermissionNames;
+      },
+      filterable: true,
+    },
     builtIn: { type: 'boolean', label: 'Built in', serverOwned: true, filterable: true, sortable: true },
   },
   list: { defaultShows: ['name', 'description', 'builtIn'], defaultSort: 'name' },

@@ -7,6 +7,8 @@ export const states = defineEntity({
   label: 'State',
   labelPlural: 'States',
   display: 'name',
+  // Read as countries' joined states.
+  clientState: false,
   fields: {
     countryId: {
       type: 'reference',

@@ -14,6 +14,8 @@ export const users = defineEntity({
   label: 'User',
   labelPlural: 'Users',
   display: 'fullName',
+  navigation: { path: '/users', order: 80 },
+  seed: true,
   // Created by invitation or access request, changed through the users routes.
   operations: ['list', 'get'],
   ownOperations: ['create', 'update', 'delete'],

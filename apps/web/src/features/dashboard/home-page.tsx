@@ -1,4 +1,4 @@
-import { dashboardBreakdowns } from '@data-platform/shared/summaries';
+import { type BreakdownKey, dashboardBreakdowns } from '@data-platform/shared/summaries';
 import { Alert, Anchor, Card, Group, Loader, Progress, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useEffect } from 'react';
@@ -140,7 +140,8 @@ export function HomePage() {
       ) : null}
       <SimpleGrid cols={{ base: 1, md: 2, xl: 3 }} spacing="md">
         {dashboardBreakdowns.map(({ key, resource, field }) => {
-          const groups = summaries[key];
+          // The breakdown keys come from the descriptions at run time (see dashboardBreakdowns).
+          const groups = (summaries as Partial<Record<BreakdownKey, GroupCount[]>>)[key];
           return groups ? (
             <GroupTile
               key={key}
