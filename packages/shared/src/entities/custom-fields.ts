@@ -1,5 +1,10 @@
-// Types only from field-types: its value exports bring zod, and this file is in the web app's first bundle.
-import type { FieldDescription } from '../fields/field-types.ts';
+import {
+  customFieldTypeLabels,
+  customFieldTypes,
+  type FieldDescription,
+  optionTypes,
+  sortableTypes,
+} from '../fields/field-types.ts';
 import { nameField } from './common-fields.ts';
 import { defineEntity, type EntityDescription, entityLabelsWith, entityNamesWith } from './entity.ts';
 
@@ -16,29 +21,9 @@ export function bindCustomizableResources(names: readonly string[]): void {
   customizableResources = names;
 }
 
-/** The field types a custom field can have (references and system types stay with built-in fields). */
-export const customFieldTypes = [
-  'text',
-  'longText',
-  'email',
-  'url',
-  'phone',
-  'integer',
-  'decimal',
-  'percent',
-  'money',
-  'date',
-  'boolean',
-  'select',
-  'multiSelect',
-  'tags',
-] as const;
+/** The field types a custom field can have: each field type module says whether it is offered. */
+export { customFieldTypes, optionTypes };
 export type CustomFieldType = (typeof customFieldTypes)[number];
-
-/** Types whose values are picked from the definition's options. */
-export const optionTypes: ReadonlySet<string> = new Set(['select', 'multiSelect']);
-/** Types whose values have no order to sort by: lists, and text too long to compare. */
-const unsortableTypes: ReadonlySet<string> = new Set(['multiSelect', 'tags', 'longText']);
 
 const manage = {
   read: null,
@@ -122,22 +107,7 @@ export const entityFieldTypes = defineEntity({
       type: 'select',
       label: 'Type',
       options: customFieldTypes,
-      optionLabels: {
-        text: 'Text',
-        longText: 'Long text',
-        email: 'Email',
-        url: 'Web address',
-        phone: 'Phone',
-        integer: 'Whole number',
-        decimal: 'Number',
-        percent: 'Percent',
-        money: 'Money',
-        date: 'Date',
-        boolean: 'Yes or no',
-        select: 'Picklist',
-        multiSelect: 'Multiple choice',
-        tags: 'Tags',
-      },
+      optionLabels: customFieldTypeLabels,
       required: true,
       immutable: true,
       filterable: true,
@@ -202,7 +172,7 @@ export function customFieldDescription(definition: CustomFieldDefinition): Field
     required: Boolean(definition.required),
     options: optionTypes.has(definition.type) ? (definition.options ?? []) : undefined,
     filterable: true,
-    sortable: !unsortableTypes.has(definition.type),
+    sortable: sortableTypes.has(definition.type),
     custom: { groupId: definition.groupId ?? null, position: definition.position ?? null },
   };
 }
