@@ -1,3 +1,4 @@
+import { fieldTypeModule } from '@data-platform/shared/fields/field-types';
 import {
   createColumnHelper,
   type RowSelectionState,
@@ -41,30 +42,13 @@ const LOAD_AHEAD = 20;
  */
 const OVERSCAN = 4;
 
-/** A column's width by its field type: dates and numbers are narrow, names wide. */
-function widthOf(column: Column): number {
-  switch (column.field.type) {
-    case 'boolean':
-    case 'year':
-    case 'percent':
-    case 'currency':
-      return 110;
-    case 'integer':
-    case 'decimal':
-    case 'date':
-      return 140;
-    case 'money':
-    case 'amount':
-    case 'datetime':
-    case 'select':
-      return 170;
-    case 'longText':
-    case 'url':
-    case 'email':
-      return 240;
-    default:
-      return column.name === 'name' ? 260 : 200;
-  }
+/** Width of the column of the entity's display field (its name): the widest of text. */
+const DISPLAY_WIDTH = 260;
+
+/** A column's width: the display field's wide, others as their type's widget says (dates narrow, links wide). */
+function widthOf(column: Column, display: string | undefined): number {
+  if (column.name === display && !column.reference) return DISPLAY_WIDTH;
+  return fieldTypeModule(column.field.type).widget.width;
 }
 
 export interface ListGridProps {
@@ -87,6 +71,8 @@ export interface ListGridProps {
   rowName: (row: Row) => string;
   busy: boolean;
   caption: string;
+  /** The entity's display field (its name): its column is drawn widest. */
+  display?: string;
 }
 
 /**
@@ -117,7 +103,7 @@ export function ListGrid(props: ListGridProps) {
   const state = useMemo(() => ({ sorting }), [sorting]);
   const table = useTable({ features, columns: columnDefs, data: noRows, state, manualSorting: true });
 
-  const widths = useMemo(() => columns.map(widthOf), [columns]);
+  const widths = useMemo(() => columns.map((column) => widthOf(column, props.display)), [columns, props.display]);
   const tracks = [...(selection ? [SELECT_WIDTH] : []), ...widths, ...(actions ? [ACTIONS_WIDTH] : [])];
   // The columns' widths are set once, on the table, for every row's grid: a width on each cell, like any
   // style attribute, would keep Chromium from sharing one computed style between the cells of a column.

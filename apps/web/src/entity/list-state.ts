@@ -1,4 +1,10 @@
-import { type FieldDescription, type FilterOp, filterOps, opsByType } from '@data-platform/shared/fields/field-types';
+import {
+  type FieldDescription,
+  type FilterChoice,
+  type FilterOp,
+  fieldTypeModule,
+  filterOps,
+} from '@data-platform/shared/fields/field-types';
 import type { FilterCondition, Layout } from '../store/layouts-slice.ts';
 
 /** What a list shows: its columns, filters, sort (`-revenue,name`) and search text. */
@@ -173,26 +179,13 @@ export function moveColumn(
 }
 
 /** What the filter form offers: the list grammar's operators, plus "between" for ranges (gte and lte). */
-export type FilterChoice = FilterOp | 'between';
-
-const preferred: Partial<Record<FieldDescription['type'], FilterChoice[]>> = {
-  select: ['in', 'isNull', 'notNull'],
-  multiSelect: ['in', 'contains', 'isNull', 'notNull'],
-  currency: ['eq', 'isNull', 'notNull'],
-  reference: ['eq', 'isNull', 'notNull'],
-  boolean: ['eq', 'isNull'],
-  tags: ['contains', 'isNull', 'notNull'],
-  emails: ['contains', 'isNull', 'notNull'],
-};
-const rangeChoices: FilterChoice[] = ['between', 'gte', 'lte', 'eq', 'isNull', 'notNull'];
-const textChoices: FilterChoice[] = ['contains', 'startsWith', 'eq', 'isNull', 'notNull'];
+export type { FilterChoice } from '@data-platform/shared/fields/field-types';
 
 /** The filter choices of a field, by its type; only operators the API accepts for that type. */
 export function filterChoices(field: FieldDescription): FilterChoice[] {
-  const accepted = opsByType[field.type];
-  const choices = preferred[field.type] ?? (accepted.includes('contains') ? textChoices : rangeChoices);
+  const { ops, filterChoices: choices } = fieldTypeModule(field.type);
   return choices.filter((choice) =>
-    choice === 'between' ? accepted.includes('gte') && accepted.includes('lte') : accepted.includes(choice),
+    choice === 'between' ? ops.includes('gte') && ops.includes('lte') : ops.includes(choice),
   );
 }
 
@@ -211,20 +204,5 @@ export function conditionsOf(field: string, choice: FilterChoice, value?: string
 /** A value typed as text in a bulk edit, as the API takes it; empty text clears the field. */
 export function apiValueOf(field: FieldDescription, text: string | undefined): unknown {
   if (text === undefined || text === '') return null;
-  switch (field.type) {
-    case 'integer':
-    case 'decimal':
-    case 'percent':
-    case 'year':
-    case 'amount':
-    case 'reference':
-      return Number(text);
-    case 'boolean':
-      return text === 'true';
-    case 'multiSelect':
-    case 'tags':
-      return text.split(',').filter(Boolean);
-    default:
-      return text;
-  }
+  return fieldTypeModule(field.type).fromText(text);
 }

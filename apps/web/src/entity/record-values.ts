@@ -5,14 +5,10 @@ import {
   referenceRelationName,
 } from '@data-platform/shared/entities/entity';
 import { findEntity } from '@data-platform/shared/entities/registry';
-import type { FieldDescription } from '@data-platform/shared/fields/field-types';
+import { type FieldDescription, type FormValue, fieldTypeModule } from '@data-platform/shared/fields/field-types';
 
-/**
- * How a form holds a value of each field type: inputs speak text, so an empty
- * value is `''` (or `[]`, or null for pickers), numbers stay numbers, money is
- * an amount and a currency side by side, references are ids as text.
- */
-export type FormValue = string | number | boolean | null | string[] | { amount: number | ''; currency: string };
+/** How a form holds a value: each field type's module says (`toForm`, `toApi`). */
+export type { FormValue } from '@data-platform/shared/fields/field-types';
 export type FormValues = Record<string, FormValue>;
 export type ApiValues = Record<string, unknown>;
 
@@ -23,43 +19,9 @@ export function formFields(entity: EntityDescription, mode: 'create' | 'edit'): 
   );
 }
 
-const pad = (n: number) => String(n).padStart(2, '0');
-
 /** An API value as the form holds it. */
 export function toFormValue(field: FieldDescription, value: unknown): FormValue {
-  const missing = value === null || value === undefined;
-  switch (field.type) {
-    case 'integer':
-    case 'decimal':
-    case 'percent':
-    case 'year':
-    case 'amount':
-      return missing ? '' : Number(value);
-    case 'money': {
-      const money = value as { amount?: number; currency?: string } | null | undefined;
-      return { amount: money?.amount ?? '', currency: money?.currency ?? '' };
-    }
-    case 'boolean':
-      return value === true;
-    case 'select':
-      return missing ? null : String(value);
-    case 'reference':
-      return missing ? null : String(value);
-    case 'multiSelect':
-    case 'tags':
-    case 'emails':
-      return Array.isArray(value) ? value.map(String) : [];
-    case 'date':
-      return missing ? '' : String(value).slice(0, 10);
-    case 'datetime': {
-      if (missing) return '';
-      const d = new Date(String(value));
-      // datetime-local inputs show the user's own time zone.
-      return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
-    }
-    default:
-      return missing ? '' : String(value);
-  }
+  return fieldTypeModule(field.type).toForm(value);
 }
 
 /**
@@ -67,37 +29,7 @@ export function toFormValue(field: FieldDescription, value: unknown): FormValue 
  * empty required value is left for the schema to call "Required".
  */
 export function toApiValue(field: FieldDescription, value: FormValue | undefined): unknown {
-  const empty = field.required ? undefined : null;
-  switch (field.type) {
-    case 'integer':
-    case 'decimal':
-    case 'percent':
-    case 'year':
-    case 'amount':
-      if (value === '' || value === null || value === undefined) return empty;
-      return typeof value === 'number' ? value : Number(value);
-    case 'money': {
-      const money = value as { amount: number | ''; currency: string } | null | undefined;
-      if (!money || money.amount === '' || money.amount === null) return empty;
-      return { amount: Number(money.amount), currency: money.currency };
-    }
-    case 'boolean':
-      return value === true;
-    case 'reference':
-      return value === null || value === '' || value === undefined ? empty : Number(value);
-    case 'select':
-      return value === null || value === '' || value === undefined ? empty : value;
-    case 'multiSelect':
-    case 'tags':
-    case 'emails':
-      return Array.isArray(value) && value.length > 0 ? value : field.required ? [] : null;
-    case 'datetime':
-      return typeof value === 'string' && value !== '' ? new Date(value).toISOString() : empty;
-    default: {
-      if (typeof value !== 'string') return empty;
-      return value.trim() === '' && !field.required ? null : value;
-    }
-  }
+  return fieldTypeModule(field.type).toApi(value, field.required ? undefined : null, field);
 }
 
 /** The form's starting values: a record's, or empty ones for a new record. */

@@ -1,0 +1,33 @@
+import { Checkbox, Select } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import type { FieldWidget, FilterProps } from './widget.ts';
+
+function BooleanFilter({ label, value, onChange }: FilterProps) {
+  const { t } = useTranslation('common');
+  return (
+    <Select
+      label={label}
+      data={[
+        { value: 'true', label: t('values.yes') },
+        { value: 'false', label: t('values.no') },
+      ]}
+      value={value ?? null}
+      onChange={(next) => onChange(next ?? undefined)}
+      comboboxProps={{ withinPortal: false }}
+    />
+  );
+}
+
+/** Yes or no: a checkbox, read as "Yes"/"No". */
+export const booleanWidget: FieldWidget = {
+  Control: ({ label, error, value, onChange }) => (
+    <Checkbox
+      label={label}
+      error={error}
+      checked={value === true}
+      onChange={(e) => onChange(e.currentTarget.checked)}
+    />
+  ),
+  cell: (value, { t }) => (value ? t('values.yes') : t('values.no')),
+  Filter: BooleanFilter,
+};

@@ -1,0 +1,24 @@
+import { Select } from '@mantine/core';
+import { useCurrencies } from '../reference-data.ts';
+import { inputProps, TextFilter } from './text-input.tsx';
+import type { ControlProps, FieldWidget } from './widget.ts';
+
+function CurrencyControl(props: ControlProps) {
+  const currencies = useCurrencies();
+  return (
+    <Select
+      {...inputProps(props)}
+      searchable
+      data={currencies}
+      value={(props.value as string) || null}
+      onChange={(next) => props.onChange(next ?? '')}
+    />
+  );
+}
+
+/** A currency code picked from the currencies the platform knows. */
+export const currencyWidget: FieldWidget = {
+  Control: CurrencyControl,
+  cell: (value) => String(value),
+  Filter: TextFilter,
+};

@@ -1,0 +1,28 @@
+import { Text, Textarea } from '@mantine/core';
+import { inputProps, TextFilter } from './text-input.tsx';
+import type { FieldWidget } from './widget.ts';
+
+/** Paragraphs: two lines in lists, whole on a record's page, a growing text area in forms. */
+export const longTextWidget: FieldWidget = {
+  Control: (props) => (
+    <Textarea
+      {...inputProps(props)}
+      autosize
+      minRows={3}
+      maxRows={12}
+      value={String(props.value ?? '')}
+      onChange={(e) => props.onChange(e.currentTarget.value)}
+    />
+  ),
+  cell: (value) => (
+    <Text size="sm" lineClamp={2}>
+      {String(value)}
+    </Text>
+  ),
+  Filter: TextFilter,
+  Value: ({ row, name }) =>
+    row[name] === null || row[name] === undefined ? null : (
+      <Text style={{ whiteSpace: 'pre-wrap' }}>{String(row[name])}</Text>
+    ),
+  wide: true,
+};
