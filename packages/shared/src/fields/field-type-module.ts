@@ -92,6 +92,8 @@ export interface StorageSpec {
   array?: boolean;
   /** A second column beside the value, `<column>_currency`, holding an ISO 4217 code (money). */
   currencyColumn?: boolean;
+  /** The column holds an ISO 4217 code: a foreign key to the currencies the platform knows. */
+  currencyCode?: boolean;
 }
 
 /**

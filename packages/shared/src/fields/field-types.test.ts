@@ -376,6 +376,11 @@ describe('the field type registry', () => {
     expect(customFieldTypeLabels).toMatchObject({ integer: 'Whole number', boolean: 'Yes or no', rating: 'Rating' });
   });
 
+  it('stores money with a currency column and currency codes as keys of the currencies', () => {
+    expect(fieldTypes.filter((type) => fieldTypeModule(type).storage.currencyColumn)).toEqual(['money']);
+    expect(fieldTypes.filter((type) => fieldTypeModule(type).storage.currencyCode)).toEqual(['currency']);
+  });
+
   it('writes sort keys into cursors as the database does', () => {
     expect(sortKeyJson('money')).toBe('number');
     expect(sortKeyJson('reference')).toBe('number');

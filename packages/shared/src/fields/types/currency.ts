@@ -5,7 +5,7 @@ import { cellText, currencyCode, equalityOps, pickedForm, plainCell } from '../f
 export const currency = defineFieldType({
   label: 'Currency',
   json: 'string',
-  storage: { pgType: 'varchar3' },
+  storage: { pgType: 'varchar3', currencyCode: true },
   ops: equalityOps,
   filterChoices: ['eq', 'isNull', 'notNull'],
   sortable: true,
