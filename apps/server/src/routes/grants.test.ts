@@ -31,7 +31,9 @@ describe('giving roles', () => {
       { 'if-match': String(me.version) },
     );
     expect(raise.status).toBe(403);
-    expect(((await raise.json()) as { error: { fields: Record<string, string> } }).error.fields.roleId).toBeDefined();
+    expect(((await raise.json()) as { error: { fields: Record<string, string> } }).error.fields).toEqual({
+      roleId: 'Beyond your rights',
+    });
     const invite = await as('/api/v1/users/invitations', 'POST', {
       email: 'someone@test.example',
       roleId: administrator,
