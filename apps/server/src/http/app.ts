@@ -128,9 +128,10 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
   registerCrudRoutes(app, database, config.dataDir);
   await registerFileRoutes(app, database, config);
   registerImportRoutes(app, database, config);
-  registerAuthRoutes(app, database, config, mailer);
-  registerUserRoutes(app, database, config, mailer);
-  registerRoleRoutes(app, database, config.dataDir);
+  const commands = { database, config, mailer };
+  registerAuthRoutes(app, commands);
+  registerUserRoutes(app, commands);
+  registerRoleRoutes(app, commands);
   registerSummaryRoutes(app, database);
 
   const webDir = existsSync(path.join(config.webDir, 'index.html')) ? config.webDir : undefined;

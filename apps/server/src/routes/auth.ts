@@ -1,53 +1,20 @@
 import { emailSchema, passwordSchema } from '@data-platform/shared/auth/password-policy';
-import { users } from '@data-platform/shared/entities/users';
-import { parseGetQuery } from '@data-platform/shared/query/list-query';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { recordAudit } from '../auth/audit.ts';
-import {
-  hashPassword,
-  isCommonPassword,
-  isPersonalPassword,
-  verifyNothing,
-  verifyPassword,
-} from '../auth/passwords.ts';
+import { verifyNothing, verifyPassword } from '../auth/passwords.ts';
 import { createSession, revokeSession, revokeUserSessions } from '../auth/sessions.ts';
 import { SlidingWindowLimiter } from '../auth/throttle.ts';
 import { consumeUserToken, issueUserToken } from '../auth/user-tokens.ts';
-import type { Config } from '../config.ts';
-import { getRecord } from '../crud/records.ts';
-import type { Database, Executor } from '../db/client.ts';
+import { requestAccess } from '../domain/access-requests.ts';
+import { assertAcceptablePassword, currentUser, setPassword } from '../domain/accounts.ts';
+import type { CommandContext } from '../domain/context.ts';
 import { invalid, refused, tooMany, unauthenticated } from '../domain/errors.ts';
+import { acceptInvitation } from '../domain/invitations.ts';
 import { errorBodySchema } from '../http/errors.ts';
-import type { Mailer } from '../mail/mailer.ts';
-
-const meJoin = parseGetQuery(users, { join: 'role(name,permissions)' });
-
-/** The signed-in user as the client sees it: the user, its role and the role's permissions. */
-export async function currentUser(database: Database, userId: number, executor?: Executor): Promise<unknown> {
-  return JSON.parse(await getRecord(database, users, userId, meJoin, undefined, executor));
-}
-
-/** Refuses passwords on the common list, and the user's email or the product's name, naming the field. */
-export function assertAcceptablePassword(password: string, email: string, field = 'password'): void {
-  if (isCommonPassword(password)) {
-    throw invalid({ [field]: 'This password is too common; choose one that is harder to guess' });
-  }
-  if (isPersonalPassword(password, email)) {
-    throw invalid({ [field]: 'This password is your email or the name of this application; choose another' });
-  }
-}
-
-export async function setPassword(database: Database, userId: number, password: string, executor?: Executor) {
-  const passwordHash = await hashPassword(password);
-  await database.rows(
-    sql`insert into user_credentials (user_id, password_hash) values (${userId}, ${passwordHash})
-      on conflict (user_id) do update set password_hash = excluded.password_hash, updated_at = now()`,
-    executor,
-  );
-}
+import { requesterOf } from '../http/requester.ts';
 
 const sessionInfo = (request: FastifyRequest) => ({ ip: request.ip, userAgent: request.headers['user-agent'] });
 
@@ -55,7 +22,8 @@ const signedIn = z.object({ accessToken: z.string(), user: z.record(z.string(), 
 const accepted = z.object({ message: z.string() });
 
 /** Sign-in, sign-out, the current user, access requests, password reset and change, invitation acceptance. */
-export function registerAuthRoutes(app: FastifyInstance, database: Database, config: Config, mailer: Mailer): void {
+export function registerAuthRoutes(app: FastifyInstance, context: CommandContext): void {
+  const { database, config, mailer } = context;
   const api = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['Authentication'];
   // Failed sign-ins slow the guesser, not the owner. Over any 15 minutes:
@@ -162,7 +130,7 @@ export function registerAuthRoutes(app: FastifyInstance, database: Database, con
       const userId = Number(found.id);
       const accessToken = await createSession(database, config, userId, sessionInfo(request));
       await recordAudit(database, { type: 'signIn', actorId: userId, ip: request.ip, targetUserId: userId });
-      return { accessToken, user: (await currentUser(database, userId)) as Record<string, unknown> };
+      return { accessToken, user: await currentUser(database, userId) };
     },
   });
 
@@ -182,8 +150,7 @@ export function registerAuthRoutes(app: FastifyInstance, database: Database, con
       summary: 'The signed-in user with role and permissions',
       response: { 200: z.record(z.string(), z.unknown()), 401: errorBodySchema },
     },
-    handler: async (request) =>
-      (await currentUser(database, request.actor.userId as number)) as Record<string, unknown>,
+    handler: async (request) => currentUser(database, request.actor.userId as number),
   });
 
   api.post('/api/v1/auth/register', {
@@ -202,33 +169,11 @@ export function registerAuthRoutes(app: FastifyInstance, database: Database, con
       response: { 202: accepted, 400: errorBodySchema, 429: errorBodySchema },
     },
     handler: async (request, reply) => {
-      const { email, firstName, lastName, password } = request.body;
+      const { email, password } = request.body;
+      // A password the policy refuses is told before the request counts against the mail limits.
       assertAcceptablePassword(password, email);
       throttleMail(request, email);
-      await database.db.transaction(async (tx) => {
-        const [created] = await database.rows<{ id: number }>(
-          sql`insert into users (email, first_name, last_name, status) values (${email}, ${firstName}, ${lastName}, 'pending')
-            on conflict (email) do nothing returning id`,
-          tx,
-        );
-        if (!created) {
-          // Spend the hashing a new request spends, so the time taken does not tell that the email is in use.
-          await hashPassword(password);
-          return;
-        }
-        await setPassword(database, Number(created.id), password, tx);
-        await recordAudit(
-          database,
-          {
-            type: 'accessRequested',
-            actorId: null,
-            ip: request.ip,
-            targetUserId: Number(created.id),
-            targetEmail: email,
-          },
-          tx,
-        );
-      });
+      await requestAccess(context, requesterOf(request), request.body);
       return reply.code(202).send({ message: 'Thank you. An administrator will review your request.' });
     },
   });
@@ -292,28 +237,7 @@ export function registerAuthRoutes(app: FastifyInstance, database: Database, con
       }),
       response: { 200: signedIn, 400: errorBodySchema },
     },
-    handler: async (request) => {
-      const { token, firstName, lastName, password } = request.body;
-      return database.db.transaction(async (tx) => {
-        const { userId, email } = await consumeUserToken(database, token, 'invitation', tx);
-        assertAcceptablePassword(password, email);
-        const [activated] = await database.rows(
-          sql`update users set first_name = ${firstName}, last_name = ${lastName}, status = 'active',
-              version = version + 1, updated_at = now(), updated_by_id = ${userId}
-            where id = ${userId} and status = 'invited' returning id`,
-          tx,
-        );
-        if (!activated) throw invalid({ token: 'This invitation is no longer valid' });
-        await setPassword(database, userId, password, tx);
-        const accessToken = await createSession(database, config, userId, sessionInfo(request), tx);
-        await recordAudit(
-          database,
-          { type: 'invitationAccepted', actorId: userId, ip: request.ip, targetUserId: userId },
-          tx,
-        );
-        return { accessToken, user: (await currentUser(database, userId, tx)) as Record<string, unknown> };
-      });
-    },
+    handler: async (request) => acceptInvitation(context, requesterOf(request), request.body),
   });
 
   api.post('/api/v1/auth/change-password', {

@@ -1,56 +1,20 @@
 import { createSchema, recordSchema, updateSchema } from '@data-platform/shared/entities/record-schema';
 import { roles } from '@data-platform/shared/entities/roles';
-import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { assertWithinRights } from '../access/delegation.ts';
-import type { Actor } from '../auth/actor.ts';
-import { recordAudit } from '../auth/audit.ts';
-import { createRecord, deleteRecord, updateRecord } from '../crud/records.ts';
-import type { Database, Executor } from '../db/client.ts';
-import { conflict, invalid, notFound } from '../domain/errors.ts';
+import type { CommandContext } from '../domain/context.ts';
+import { createRole, deleteRole, editRole } from '../domain/roles.ts';
 import { errorBodySchema } from '../http/errors.ts';
 import { idParamsSchema, versionFromIfMatch } from '../http/record-params.ts';
 import { sendRecord } from '../http/record-replies.ts';
+import { requesterOf } from '../http/requester.ts';
 
-interface StoredRole {
-  name: string;
-  permissions: string[];
-}
-
-/**
- * The role, locked for the change: refused when built in, or when it holds
- * anything the actor does not (nobody edits or deletes a role wider than
- * their own, which would let them shape rights they were never given).
- */
-async function editableRole(database: Database, actor: Actor, id: number, executor: Executor): Promise<StoredRole> {
-  const [role] = await database.rows<StoredRole & { built_in: boolean | null }>(
-    sql`select name, permissions, built_in from roles where id = ${id} for update`,
-    executor,
-  );
-  if (!role) throw notFound(`Role ${id}`);
-  if (role.built_in)
-    throw conflict(`${role.name} is built in and cannot be changed or deleted`, undefined, 'built_in_role');
-  assertWithinRights(actor, role.permissions, `You cannot change or delete ${role.name}`);
-  return role;
-}
-
-/**
- * The permissions a role is given: only those the actor holds (so nobody
- * widens a role, their own included, beyond their rights), and `users:read`
- * with `users:manage` (managing users means seeing their accounts).
- */
-function assertGrantable(actor: Actor, permissions: readonly string[] | undefined): void {
-  if (!permissions) return;
-  assertWithinRights(actor, permissions, 'You cannot put these permissions in a role', 'permissions');
-  if (permissions.includes('users:manage') && !permissions.includes('users:read')) {
-    throw invalid({ permissions: 'users:manage needs users:read: managing users means seeing their accounts' });
-  }
-}
+/** Role values as the schemas parsed them. */
+type RoleValues = Record<string, unknown> & { permissions?: string[] };
 
 /** Create, edit and delete roles ("Manage roles"); listing is generic. Built-in roles stay as they are. */
-export function registerRoleRoutes(app: FastifyInstance, database: Database, dataDir: string): void {
+export function registerRoleRoutes(app: FastifyInstance, context: CommandContext): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const tags = [roles.labelPlural];
   const errors = { 400: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema };
@@ -64,27 +28,8 @@ export function registerRoleRoutes(app: FastifyInstance, database: Database, dat
       body: createSchema(roles),
       response: { 201: recordSchema(roles), ...errors },
     },
-    handler: async (request, reply) => {
-      assertGrantable(request.actor, (request.body as { permissions?: string[] }).permissions);
-      const row = await database.db.transaction(async (tx) => {
-        const created = await createRecord(
-          database,
-          roles,
-          request.body as Record<string, unknown>,
-          request.actor,
-          { builtIn: false },
-          tx,
-        );
-        const { name } = JSON.parse(created) as { name: string };
-        await recordAudit(
-          database,
-          { type: 'roleCreated', actorId: request.actor.userId, ip: request.ip, details: name },
-          tx,
-        );
-        return created;
-      });
-      return sendRecord(reply, row, 201);
-    },
+    handler: async (request, reply) =>
+      sendRecord(reply, await createRole(context, requesterOf(request), request.body as RoleValues), 201),
   });
 
   api.patch('/api/v1/roles/:id', {
@@ -101,26 +46,8 @@ export function registerRoleRoutes(app: FastifyInstance, database: Database, dat
     },
     handler: async (request, reply) => {
       const version = versionFromIfMatch(request.headers['if-match'], true) as number;
-      const row = await database.db.transaction(async (tx) => {
-        const role = await editableRole(database, request.actor, request.params.id, tx);
-        assertGrantable(request.actor, (request.body as { permissions?: string[] }).permissions);
-        const updated = await updateRecord(
-          database,
-          roles,
-          request.params.id,
-          version,
-          request.body as Record<string, unknown>,
-          request.actor,
-          tx,
-        );
-        await recordAudit(
-          database,
-          { type: 'roleUpdated', actorId: request.actor.userId, ip: request.ip, details: role.name },
-          tx,
-        );
-        return updated;
-      });
-      return sendRecord(reply, row);
+      const input = { roleId: request.params.id, version, values: request.body as RoleValues };
+      return sendRecord(reply, await editRole(context, requesterOf(request), input));
     },
   });
 
@@ -128,27 +55,7 @@ export function registerRoleRoutes(app: FastifyInstance, database: Database, dat
     config: { access: { resource: 'roles', action: 'delete' } },
     schema: { tags, summary: 'Delete a role', params: idParamsSchema, response: { 204: z.null(), ...errors } },
     handler: async (request, reply) => {
-      const role = await database.db.transaction(async (tx) => {
-        const found = await editableRole(database, request.actor, request.params.id, tx);
-        const [{ n }] = (await database.rows<{ n: number }>(
-          sql`select count(*)::int as n from users where role_id = ${request.params.id}`,
-          tx,
-        )) as [{ n: number }];
-        if (n > 0)
-          throw conflict(
-            `${found.name} is given to ${n} user(s); give them another role first`,
-            undefined,
-            'role_in_use',
-          );
-        return found;
-      });
-      await deleteRecord(database, roles, request.params.id, undefined, dataDir);
-      await recordAudit(database, {
-        type: 'roleDeleted',
-        actorId: request.actor.userId,
-        ip: request.ip,
-        details: role.name,
-      });
+      await deleteRole(context, requesterOf(request), { roleId: request.params.id });
       return reply.code(204).send(null);
     },
   });
