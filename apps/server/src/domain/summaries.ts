@@ -1,4 +1,5 @@
 import type { EntityDescription } from '@data-platform/shared/entities/entity';
+import { countedEntities } from '@data-platform/shared/entities/registry';
 import { parseListQueryString } from '@data-platform/shared/query/list-query';
 import { type DashboardSummaries, dashboardBreakdowns, type GroupCount } from '@data-platform/shared/summaries';
 import { sql } from 'drizzle-orm';
@@ -7,9 +8,6 @@ import type { Actor } from '../auth/actor.ts';
 import { countRows, listRecords } from '../crud/records.ts';
 import type { Database } from '../db/client.ts';
 import { columnName } from '../db/columns.ts';
-
-/** The record types counted on the home dashboard. */
-const counted = ['companies', 'funds', 'contacts', 'firms', 'deals', 'investors', 'fundPerformances'] as const;
 
 /** Rows per value of a picklist field, in the picklist's order, with empty values last. */
 export async function countByValue(
@@ -30,17 +28,19 @@ export async function countByValue(
 }
 
 /**
- * What the home dashboard shows: how many records of each type, the deal
- * pipeline, investors by fundraising status, funds by status and the latest
- * notes; each part only when the actor may read it.
+ * What the home dashboard shows: how many records of each type the
+ * descriptions count, the breakdowns they ask for (the deal pipeline,
+ * investors by fundraising status, funds by status) and the latest notes;
+ * each part only when the actor may read it.
  */
 export async function dashboardSummaries(database: Database, actor: Actor): Promise<DashboardSummaries> {
   const counts: DashboardSummaries['counts'] = {};
-  for (const resource of counted) {
-    const entity = readableEntity(actor, resource);
+  // The descriptions say what is counted (`dashboard.count`).
+  for (const { name } of countedEntities) {
+    const entity = readableEntity(actor, name);
     if (entity) {
       const query = parseListQueryString(entity, {});
-      counts[resource] = await countRows(database, entity, query, readableScope(entity, actor));
+      counts[name] = await countRows(database, entity, query, readableScope(entity, actor));
     }
   }
   const summaries: DashboardSummaries = { counts };
