@@ -13,9 +13,12 @@ export interface FirstAdministrator {
 }
 
 /**
- * Makes sure the built-in roles exist (Administrator always holds every
- * permission, also those added by later versions) and, on the first start of
- * a database without users, creates the first administrator.
+ * Makes sure the built-in roles exist and hold what the code says they hold
+ * (Administrator every permission; Editor and Viewer every data permission,
+ * or its reads and exports), also the permissions of entities added by later
+ * versions: nobody can change a built-in role, so its stored permissions are
+ * only ever the code's. On the first start of a database without users, it
+ * creates the first administrator.
  */
 export async function bootstrapAccounts(database: Database, config: Config): Promise<FirstAdministrator | undefined> {
   return database.db.transaction(async (tx) => {
@@ -23,8 +26,7 @@ export async function bootstrapAccounts(database: Database, config: Config): Pro
       await database.rows(
         sql`insert into roles (name, description, permissions, built_in)
           values (${role.name}, ${role.description}, ${pgArrayLiteral(role.permissions)}::text[], true)
-          on conflict (name) do update set built_in = true,
-            permissions = case when roles.name = ${ADMINISTRATOR} then excluded.permissions else roles.permissions end`,
+          on conflict (name) do update set built_in = true, permissions = excluded.permissions`,
         tx,
       );
     }
