@@ -22,7 +22,7 @@ const records = ['companies', 'funds', 'contacts', 'firms', 'deals', 'investors'
 
 describe('lists derived from the description flags', () => {
   it('data permissions: every flagged entity has each data action, and roles offer exactly those', () => {
-    expect(permissionedEntityNames).toEqual([...records, 'fundPerformances', 'notes', 'files']);
+    expect(permissionedEntityNames).toEqual([...records, 'fundPerformances', 'tasks', 'notes', 'files']);
     for (const name of permissionedEntityNames) {
       for (const action of ['read', 'create', 'update', 'delete', 'import', 'export']) {
         expect(isPermission(`${name}:${action}`), `${name}:${action}`).toBe(true);
@@ -56,11 +56,11 @@ describe('lists derived from the description flags', () => {
     });
   });
 
-  it('notes and files belong to records of the attachable entities', () => {
+  it('notes, files and tasks belong to records of the attachable entities', () => {
     const attachable = [...records, 'fundPerformances'];
     expect(attachableEntities).toEqual(attachable);
     expect(boundAttachable).toEqual(attachable);
-    for (const name of ['notes', 'files']) {
+    for (const name of ['notes', 'files', 'tasks']) {
       const entity = findEntity(name);
       expect(entity?.attachedTo).toEqual({ entityField: 'entity', idField: 'recordId' });
       expect(entity && allFields(entity).entity?.options).toEqual(attachable);
@@ -76,6 +76,7 @@ describe('lists derived from the description flags', () => {
       ['/deals', 'deals'],
       ['/investors', 'investors'],
       ['/fund-performances', 'fundPerformances'],
+      ['/tasks', 'tasks'],
       ['/users', 'users'],
       ['/custom-data', 'entityFieldTypes'],
       ['/custom-field-groups', 'customFieldGroups'],
@@ -111,10 +112,11 @@ describe('lists derived from the description flags', () => {
       'dealCompanies',
       'dealInvestors',
       'notes',
+      'tasks',
     ]);
   });
 
-  it("the web app's data areas are the spec's (product spec §3), less those that are no entity", () => {
+  it("the web app's data areas are the spec's (product spec §3), less those that are no entity, and tasks", () => {
     const specAreas = [
       'auth',
       'lands',
@@ -144,7 +146,7 @@ describe('lists derived from the description flags', () => {
     ];
     const notEntities = ['auth', 'lands', 'customFields', 'configs', 'layouts'];
     expect(clientStateEntities.map((e) => e.name).sort()).toEqual(
-      specAreas.filter((area) => !notEntities.includes(area)).sort(),
+      [...specAreas.filter((area) => !notEntities.includes(area)), 'tasks'].sort(),
     );
   });
 });

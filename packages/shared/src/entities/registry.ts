@@ -24,6 +24,7 @@ import { outbox } from './outbox.ts';
 import { bindAttachableEntities } from './picklists.ts';
 import { roles } from './roles.ts';
 import { states } from './states.ts';
+import { tasks } from './tasks.ts';
 import { users } from './users.ts';
 
 /**
@@ -54,6 +55,7 @@ export const entityList: readonly EntityDescription[] = [
   dealInvestors,
   notes,
   files,
+  tasks,
   auditEvents,
   outbox,
 ];

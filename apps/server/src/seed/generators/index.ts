@@ -15,6 +15,7 @@ import {
   dealInvestors,
 } from './links.ts';
 import { notes } from './notes.ts';
+import { tasks } from './tasks.ts';
 import { users } from './users.ts';
 
 /**
@@ -38,4 +39,5 @@ export const entityGenerators: Readonly<Record<string, EntityGenerator>> = {
   dealCompanies,
   dealInvestors,
   notes,
+  tasks,
 };
