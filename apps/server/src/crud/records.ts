@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { allFields, type EntityDescription, isWritable } from '@data-platform/shared/entities/entity';
 import { entityList, findEntity } from '@data-platform/shared/entities/registry';
-import type { FieldDescription, FieldType } from '@data-platform/shared/fields/field-types';
+import { type FieldDescription, sortKeyJson } from '@data-platform/shared/fields/field-types';
 import type { ListQuery } from '@data-platform/shared/query/list-query';
 import { type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
@@ -34,22 +34,6 @@ const ESTIMATE_MARGIN = 10;
 
 const cursorSchema = z.object({ o: z.string(), v: z.array(z.union([z.string(), z.number(), z.boolean(), z.null()])) });
 
-const numberTypes: ReadonlySet<FieldType> = new Set([
-  'integer',
-  'year',
-  'decimal',
-  'percent',
-  'amount',
-  'money',
-  'reference',
-]);
-
-/** The JSON type a sort key's value has in a cursor, as the database wrote it. */
-function cursorValueType(type: FieldType): 'number' | 'boolean' | 'string' {
-  if (numberTypes.has(type)) return 'number';
-  return type === 'boolean' ? 'boolean' : 'string';
-}
-
 function encodeCursor(signature: string, values: unknown[]): string {
   return Buffer.from(JSON.stringify({ o: signature, v: values })).toString('base64url');
 }
@@ -71,7 +55,7 @@ function decodeCursor(entity: EntityDescription, query: ListQuery): unknown[] | 
   const offset = values.length - query.sort.length;
   query.sort.forEach((key, i) => {
     const value = values[offset + i];
-    if (value !== null && typeof value !== cursorValueType(fieldOf(entity, key.field).type)) throw bad;
+    if (value !== null && typeof value !== sortKeyJson(fieldOf(entity, key.field).type)) throw bad;
   });
   return values;
 }
