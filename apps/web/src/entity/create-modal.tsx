@@ -24,11 +24,11 @@ function CreateForm({ resource, onClose }: { resource: string; onClose: () => vo
   const navigate = useNavigate();
   const localized = useLocalizedPath();
   const form = useRecordForm(resource, 'create');
-  const [create, creating] = useCreateRecordMutation();
+  const [create, creating] = useCreateRecordMutation(resource);
   const done = useRef(false);
 
   const onSubmit = form.handleSubmit(async (body) => {
-    const result = await create({ resource, body });
+    const result = await create(body);
     if ('error' in result) {
       if (isApiFailure(result.error)) showServerErrors(form, result.error);
       return;

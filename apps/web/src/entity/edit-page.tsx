@@ -5,9 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { toast } from 'react-toastify';
 import { useLocalizedPath } from '../i18n/use-localized-path.ts';
-import { useAppDispatch } from '../store/hooks.ts';
 import { isApiFailure } from '../store/http.ts';
-import { isResourceArea, type Row, rowsChanged } from '../store/resource-slices.ts';
+import type { Row } from '../store/resource-slices.ts';
 import { useFieldLabel } from './cell-value.tsx';
 import { useEntity } from './custom-fields.ts';
 import { FieldValue } from './field-value.tsx';
@@ -84,15 +83,14 @@ interface EditFormProps {
 function EditForm({ resource, initial, join, onDone }: EditFormProps) {
   const { t } = useTranslation(['record', 'common', 'entities']);
   const { entity } = useEntity(resource);
-  const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const localized = useLocalizedPath();
   const label = useFieldLabel(resource);
   // The record as the user started from it: its version is the one a save claims to change.
   const [base, setBase] = useState(initial);
   const form = useRecordForm(resource, 'edit', base);
-  const [update, updating] = useUpdateRecordMutation();
-  const [fetchCurrent, fetching] = useLazyRecordQuery();
+  const [update, updating] = useUpdateRecordMutation(resource);
+  const [fetchCurrent, fetching] = useLazyRecordQuery(resource);
   const [conflict, setConflict] = useState<Conflict | null>(null);
   const leaving = useRef(false);
   const showPath = localized(recordPath(resource, base.id, 'show') ?? '/');
@@ -106,14 +104,9 @@ function EditForm({ resource, initial, join, onDone }: EditFormProps) {
   };
 
   const save = async (body: ApiValues, version: number) => {
-    const result = await update({ resource, id: base.id, version, body });
+    // The save invalidates the record and the lists showing it: they read it again, names of references included.
+    const result = await update({ id: base.id, version, body });
     if (!('error' in result)) {
-      // The list (under a modal, or gone back to) shows the record as it now is, with the names of what it
-      // refers to: the save answers ids only, so the record is read again with its joins.
-      if (isResourceArea(resource)) {
-        const fresh = await fetchCurrent({ resource, id: base.id, join }, false);
-        dispatch(rowsChanged({ resource, rows: [fresh.data ?? result.data] }));
-      }
       toast.success(t('edit.saved', { name }));
       leave();
       return;
@@ -121,7 +114,7 @@ function EditForm({ resource, initial, join, onDone }: EditFormProps) {
     const failure = result.error;
     if (!isApiFailure(failure)) return;
     if (failure.status === 412) {
-      const current = await fetchCurrent({ resource, id: base.id, join }, false);
+      const current = await fetchCurrent({ id: base.id, join }, false);
       if (current.data)
         setConflict({ current: current.data, changes: conflictingChanges(entity, base, current.data, body), body });
       return;

@@ -17,61 +17,23 @@ import { type DragEvent, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { useFormat } from '../i18n/format.ts';
-import { useAppDispatch, useAppSelector } from '../store/hooks.ts';
-import type { Row } from '../store/resource-slices.ts';
-import { recordApi, useDeleteRecordMutation, usePagesInfiniteQuery } from './record-api.ts';
+import { isApiFailure, queryString } from '../store/http.ts';
+import {
+  PANEL_PAGE_SIZE,
+  useDeleteRecordMutation,
+  useDownloadContentMutation,
+  useListInfiniteQuery,
+  useUploadMutation,
+} from './record-api.ts';
 import { useMay } from './record-routes.ts';
 
-/** Sends one file with XMLHttpRequest, whose upload events tell the progress; answers the server's error message. */
-function upload(url: string, file: File, token: string | null, onProgress: (fraction: number) => void) {
-  return new Promise<void>((resolve, reject) => {
-    const request = new XMLHttpRequest();
-    request.open('POST', url);
-    if (token) request.setRequestHeader('authorization', `Bearer ${token}`);
-    request.upload.onprogress = (event) => {
-      if (event.lengthComputable) onProgress(event.loaded / event.total);
-    };
-    request.onload = () => {
-      if (request.status >= 200 && request.status < 300) return resolve();
-      let message = request.statusText || `HTTP ${request.status}`;
-      try {
-        const body = JSON.parse(request.responseText) as { error?: { message?: string } };
-        message = body.error?.message ?? message;
-      } catch {
-        // Not JSON (a proxy's page): the status says enough.
-      }
-      reject(new Error(message));
-    };
-    request.onerror = () => reject(new Error(''));
-    const form = new FormData();
-    form.append('file', file);
-    request.send(form);
-  });
-}
-
-/** Fetches the bytes with the session's token and hands them to the browser as a download. */
-async function download(file: Row, token: string | null) {
-  const response = await fetch(`/api/v1/files/${file.id}/content`, {
-    headers: token ? { authorization: `Bearer ${token}` } : {},
-  });
-  if (!response.ok) throw new Error(response.statusText);
-  const url = URL.createObjectURL(await response.blob());
-  const anchor = document.createElement('a');
-  anchor.href = url;
-  anchor.download = String(file.name ?? 'file');
-  document.body.append(anchor);
-  anchor.click();
-  anchor.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
+const FILES = 'files';
 
 /** A record's files: upload by button or drop with progress, download, delete. */
 export function FilesPanel({ resource, id }: { resource: string; id: number }) {
   const { t } = useTranslation(['record', 'common', 'errors']);
-  const may = useMay('files');
+  const may = useMay(FILES);
   const format = useFormat();
-  const dispatch = useAppDispatch();
-  const token = useAppSelector((state) => state.auth.token);
   const [progress, setProgress] = useState<{ name: string; fraction: number } | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [over, setOver] = useState(false);
@@ -81,11 +43,14 @@ export function FilesPanel({ resource, id }: { resource: string; id: number }) {
       ['filter[recordId][eq]', String(id)],
       ['select', 'name,size,contentType,createdAt'],
       ['sort', '-createdAt'],
+      ['pageSize', PANEL_PAGE_SIZE],
     ],
     [resource, id],
   );
-  const pages = usePagesInfiniteQuery({ path: 'files', params }, { skip: !may('read') });
-  const [remove] = useDeleteRecordMutation();
+  const pages = useListInfiniteQuery({ resource: FILES, params }, { skip: !may('read') });
+  const [remove] = useDeleteRecordMutation(FILES);
+  const [upload] = useUploadMutation(FILES);
+  const [download] = useDownloadContentMutation(FILES);
   if (!may('read')) return null;
   const files = pages.data?.pages.flatMap((page) => page.data) ?? [];
   const canUpload = may('create');
@@ -94,18 +59,16 @@ export function FilesPanel({ resource, id }: { resource: string; id: number }) {
     if (!file) return;
     setFailure(null);
     setProgress({ name: file.name, fraction: 0 });
-    try {
-      await upload(`/api/v1/files?entity=${resource}&recordId=${id}`, file, token, (fraction) =>
-        setProgress({ name: file.name, fraction }),
-      );
-      toast.success(t('files.uploaded', { name: file.name }));
-      dispatch(recordApi.util.invalidateTags(['Pages']));
-    } catch (error) {
-      const message = error instanceof Error && error.message ? error.message : t('errors:network');
+    const result = await upload({
+      query: queryString({ entity: resource, recordId: id }),
+      file,
+      onProgress: (fraction) => setProgress({ name: file.name, fraction }),
+    });
+    setProgress(null);
+    if ('error' in result) {
+      const message = (isApiFailure(result.error) && result.error.message) || t('errors:network');
       setFailure(t('files.refused', { name: file.name, message }));
-    } finally {
-      setProgress(null);
-    }
+    } else toast.success(t('files.uploaded', { name: file.name }));
   };
   const onDrop = (event: DragEvent) => {
     event.preventDefault();
@@ -180,9 +143,9 @@ export function FilesPanel({ resource, id }: { resource: string; id: number }) {
                       type="button"
                       size="sm"
                       onClick={() =>
-                        void download(file, token).catch((error: unknown) =>
-                          toast.error(error instanceof Error ? error.message : String(error)),
-                        )
+                        void download({ id: file.id, name: String(file.name ?? FILES) }).then((result) => {
+                          if ('error' in result && isApiFailure(result.error)) toast.error(result.error.message);
+                        })
                       }
                     >
                       {String(file.name)}
@@ -205,7 +168,7 @@ export function FilesPanel({ resource, id }: { resource: string; id: number }) {
                         color="red"
                         aria-label={t('files.delete', { name: String(file.name) })}
                         onClick={() =>
-                          void remove({ resource: 'files', id: file.id }).then((result) => {
+                          void remove(file.id).then((result) => {
                             if (!('error' in result)) toast.success(t('files.deleted'));
                           })
                         }

@@ -3,9 +3,10 @@ import { IconUpload } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
-import { useAppSelector } from '../store/hooks.ts';
+import { isApiFailure } from '../store/http.ts';
 import { useFieldLabel } from './cell-value.tsx';
 import { FormButtons } from './form-buttons.tsx';
+import { useImportMutation } from './record-api.ts';
 
 interface Refusal {
   message: string;
@@ -18,13 +19,12 @@ interface Refusal {
  * server checks every row first and imports all or none; a refusal lists each
  * row and field to mend.
  */
-export function ImportButton({ resource, onImported }: { resource: string; onImported: () => void }) {
+export function ImportButton({ resource }: { resource: string }) {
   const { t } = useTranslation();
-  const token = useAppSelector((state) => state.auth.token);
+  const [importFile, { isLoading: working }] = useImportMutation(resource);
   const label = useFieldLabel(resource);
   const [opened, setOpened] = useState(false);
   const [file, setFile] = useState<File | null>(null);
-  const [working, setWorking] = useState(false);
   const [refusal, setRefusal] = useState<Refusal | null>(null);
 
   const close = () => {
@@ -36,33 +36,21 @@ export function ImportButton({ resource, onImported }: { resource: string; onImp
 
   const upload = async () => {
     if (!file) return;
-    setWorking(true);
     setRefusal(null);
-    try {
-      const form = new FormData();
-      form.append('file', file, file.name);
-      const response = await fetch(`/api/v1/${resource}/import`, {
-        method: 'POST',
-        body: form,
-        headers: token ? { authorization: `Bearer ${token}` } : {},
-      });
-      const body = (await response.json().catch(() => ({}))) as {
-        created?: number;
-        error?: { message?: string; fields?: Record<string, string> };
-      };
-      if (response.ok) {
-        toast.success(t('import.done', { count: body.created ?? 0 }));
-        setWorking(false);
-        close();
-        onImported();
-        return;
-      }
-      setRefusal({ message: body.error?.message ?? t('import.failed'), fields: body.error?.fields ?? {} });
-    } catch {
-      setRefusal({ message: t('import.failed'), fields: {} });
-    } finally {
-      setWorking(false);
+    // The import invalidates the resource's lists: the new rows show without a reload.
+    const result = await importFile(file);
+    if ('data' in result && result.data) {
+      toast.success(t('import.done', { count: result.data.created }));
+      setOpened(false);
+      setFile(null);
+      return;
     }
+    const { error } = result;
+    setRefusal(
+      isApiFailure(error) && error.status !== 0
+        ? { message: error.message, fields: error.fields ?? {} }
+        : { message: t('import.failed'), fields: {} },
+    );
   };
 
   const rows = Object.entries(refusal?.fields ?? {});

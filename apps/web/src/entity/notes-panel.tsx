@@ -8,9 +8,10 @@ import { useFormat } from '../i18n/format.ts';
 import type { Row } from '../store/resource-slices.ts';
 import classes from './notes-panel.module.css';
 import {
+  PANEL_PAGE_SIZE,
   useCreateRecordMutation,
   useDeleteRecordMutation,
-  usePagesInfiniteQuery,
+  useListInfiniteQuery,
   useUpdateRecordMutation,
 } from './record-api.ts';
 import { useMay } from './record-routes.ts';
@@ -27,10 +28,12 @@ function NoteBody({ body }: { body: string }) {
   );
 }
 
+const NOTES = 'notes';
+
 /** A record's notes, newest first: add, edit and delete markdown notes. */
 export function NotesPanel({ resource, id }: { resource: string; id: number }) {
   const { t } = useTranslation(['record', 'common']);
-  const may = useMay('notes');
+  const may = useMay(NOTES);
   const format = useFormat();
   const params = useMemo<[string, string][]>(
     () => [
@@ -39,20 +42,21 @@ export function NotesPanel({ resource, id }: { resource: string; id: number }) {
       ['select', 'body,createdAt,version,createdById'],
       ['join', 'createdBy(fullName)'],
       ['sort', '-createdAt'],
+      ['pageSize', PANEL_PAGE_SIZE],
     ],
     [resource, id],
   );
-  const pages = usePagesInfiniteQuery({ path: 'notes', params }, { skip: !may('read') });
-  const [create, creating] = useCreateRecordMutation();
+  const pages = useListInfiniteQuery({ resource: NOTES, params }, { skip: !may('read') });
+  const [create, creating] = useCreateRecordMutation(NOTES);
   const [draft, setDraft] = useState('');
   const [editing, setEditing] = useState<{ id: number; body: string } | null>(null);
-  const [update, updating] = useUpdateRecordMutation();
-  const [remove] = useDeleteRecordMutation();
+  const [update, updating] = useUpdateRecordMutation(NOTES);
+  const [remove] = useDeleteRecordMutation(NOTES);
   if (!may('read')) return null;
   const notes = pages.data?.pages.flatMap((page) => page.data) ?? [];
 
   const add = async () => {
-    const result = await create({ resource: 'notes', body: { entity: resource, recordId: id, body: draft } });
+    const result = await create({ entity: resource, recordId: id, body: draft });
     if ('error' in result) return;
     setDraft('');
     toast.success(t('notes.added'));
@@ -60,7 +64,6 @@ export function NotesPanel({ resource, id }: { resource: string; id: number }) {
   const save = async (note: Row) => {
     if (!editing) return;
     const result = await update({
-      resource: 'notes',
       id: note.id,
       version: Number(note.version),
       body: { body: editing.body },
@@ -123,7 +126,7 @@ export function NotesPanel({ resource, id }: { resource: string; id: number }) {
                     color="red"
                     aria-label={t('notes.delete')}
                     onClick={() =>
-                      void remove({ resource: 'notes', id: note.id }).then((result) => {
+                      void remove(note.id).then((result) => {
                         if (!('error' in result)) toast.success(t('notes.deleted'));
                       })
                     }

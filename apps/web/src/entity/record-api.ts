@@ -1,92 +1,59 @@
-import type { ListResponse } from '@data-platform/shared/query/list-query';
-import { api } from '../store/api.ts';
-import { queryString } from '../store/http.ts';
-import type { Row } from '../store/resource-slices.ts';
+import { skipToken } from '@reduxjs/toolkit/query';
+import type { ListArgs, RecordArgs } from '../store/resource-api.ts';
+import { isResourceArea, resourceApi, resourceAreas } from '../store/resource-slices.ts';
 
-export interface RecordArgs {
-  resource: string;
-  id: number;
-  join?: string[];
-}
-
-export interface PageArgs {
-  /** `companies`, or `contacts/7/companies` for a relation, `notes` for a record's notes. */
-  path: string;
-  params: [string, string][];
-}
-
-export interface UpdateArgs {
-  resource: string;
-  id: number;
-  version: number;
-  body: Record<string, unknown>;
-}
-
-const PAGE_SIZE = 10;
-
-const recordTag = (resource: string, id: number) => ({ type: 'Record' as const, id: `${resource}:${id}` });
-/** Every record of a resource: what reads a whole resource (custom field definitions) provides. */
-export const resourceTag = (resource: string) => ({ type: 'Resource' as const, id: resource });
+const anyResourceArea = resourceAreas[0] as string;
 
 /**
- * The calls of the record pages, on the app's RTK Query api: failures reach
- * the notifications and a 401 ends the session like every other call. Pages
- * (relations, notes, files) are re-fetched whenever anything is written.
+ * The generic screens' hooks over the data areas: each takes the resource
+ * and uses that resource's area (store/resource-api.ts), so a record read, a
+ * list and a write share one cache and its tags. A screen's resource does
+ * not change while it is mounted (the pages are keyed by resource).
  */
-export const recordApi = api.enhanceEndpoints({ addTagTypes: ['Record', 'Pages', 'Resource'] }).injectEndpoints({
-  endpoints: (build) => ({
-    record: build.query<Row, RecordArgs>({
-      query: ({ resource, id, join }) => ({
-        path: `/${resource}/${id}${join && join.length > 0 ? `?${queryString([['join', join.join(',')]])}` : ''}`,
-      }),
-      providesTags: (_result, _error, { resource, id }) => [recordTag(resource, id)],
-    }),
-    pages: build.infiniteQuery<ListResponse<Row>, PageArgs, string | null>({
-      infiniteQueryOptions: { initialPageParam: null, getNextPageParam: (last) => last.nextCursor },
-      query: ({ queryArg: { path, params }, pageParam }) => {
-        const query: [string, string][] = [...params, ['pageSize', String(PAGE_SIZE)]];
-        if (pageParam) query.push(['cursor', pageParam]);
-        return { path: `/${path}?${queryString(query)}` };
-      },
-      providesTags: ['Pages'],
-    }),
-    search: build.query<Row[], { resource: string; display: string; q: string }>({
-      query: ({ resource, display, q }) => ({
-        path: `/${resource}?${queryString([
-          ['select', display],
-          ['pageSize', '20'],
-          ...(q ? [['q', q] as [string, string]] : [['sort', display] as [string, string]]),
-        ])}`,
-      }),
-      transformResponse: (answer: ListResponse<Row>) => answer.data,
-    }),
-    createRecord: build.mutation<Row, { resource: string; body: Record<string, unknown> }>({
-      query: ({ resource, body }) => ({ path: `/${resource}`, method: 'POST', body }),
-      invalidatesTags: (_result, error, { resource }) => (error ? [] : ['Pages', resourceTag(resource)]),
-    }),
-    updateRecord: build.mutation<Row, UpdateArgs>({
-      query: ({ resource, id, version, body }) => ({
-        path: `/${resource}/${id}`,
-        method: 'PATCH',
-        body,
-        headers: { 'if-match': String(version) },
-      }),
-      invalidatesTags: (_result, error, { resource, id }) =>
-        error ? [] : [recordTag(resource, id), 'Pages', resourceTag(resource)],
-    }),
-    deleteRecord: build.mutation<void, { resource: string; id: number }>({
-      query: ({ resource, id }) => ({ path: `/${resource}/${id}`, method: 'DELETE' }),
-      invalidatesTags: (_result, error, { resource }) => (error ? [] : ['Pages', resourceTag(resource)]),
-    }),
-  }),
-});
 
-export const {
-  useRecordQuery,
-  useLazyRecordQuery,
-  usePagesInfiniteQuery,
-  useSearchQuery,
-  useCreateRecordMutation,
-  useUpdateRecordMutation,
-  useDeleteRecordMutation,
-} = recordApi;
+interface QueryOptions {
+  skip?: boolean;
+  refetchOnMountOrArgChange?: boolean;
+}
+
+/** One record, with the relations named in `join` (a resource without a data area has none: skipped). */
+export function useRecordQuery(args: RecordArgs & { resource: string }, options?: QueryOptions) {
+  const { resource, ...record } = args;
+  const known = isResourceArea(resource);
+  return resourceApi(known ? resource : anyResourceArea).useRecordQuery(known ? record : skipToken, options);
+}
+
+/** Reads one record when asked (the current version after a refused save). */
+export function useLazyRecordQuery(resource: string) {
+  return resourceApi(resource).useLazyRecordQuery();
+}
+
+/** Pages of a resource's rows (or of the rows related to one record, `under`), Load More... by cursor. */
+export function useListInfiniteQuery(args: ListArgs & { resource: string }, options?: QueryOptions) {
+  const { resource, ...list } = args;
+  return resourceApi(resource).useListInfiniteQuery(list, options);
+}
+
+/**
+ * Records of `resource` whose searchable fields match `q`, named by their
+ * `display` field (a reference picker). A resource without a data area finds
+ * nothing: the hook still runs (hooks run on every render), skipped.
+ */
+export function useSearchQuery(args: { resource: string; display: string; q: string }, options?: { skip?: boolean }) {
+  const { resource, ...search } = args;
+  const known = isResourceArea(resource);
+  return resourceApi(known ? resource : anyResourceArea).useSearchQuery(known ? search : skipToken, options);
+}
+
+export const useCreateRecordMutation = (resource: string) => resourceApi(resource).useCreateMutation();
+export const useUpdateRecordMutation = (resource: string) => resourceApi(resource).useUpdateMutation();
+export const useDeleteRecordMutation = (resource: string) => resourceApi(resource).useRemoveMutation();
+export const useBulkUpdateMutation = (resource: string) => resourceApi(resource).useBulkUpdateMutation();
+export const useBulkDeleteMutation = (resource: string) => resourceApi(resource).useBulkRemoveMutation();
+export const useImportMutation = (resource: string) => resourceApi(resource).useImportFileMutation();
+export const useExportMutation = (resource: string) => resourceApi(resource).useExportFileMutation();
+export const useDownloadContentMutation = (resource: string) => resourceApi(resource).useDownloadContentMutation();
+export const useUploadMutation = (resource: string) => resourceApi(resource).useUploadMutation();
+
+/** How many related rows, notes or files a record's panels show before Load More.... */
+export const PANEL_PAGE_SIZE = '10';

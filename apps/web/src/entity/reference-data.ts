@@ -1,24 +1,22 @@
-import { useEffect, useMemo } from 'react';
-import { useAppDispatch, useAppSelector } from '../store/hooks.ts';
-import { getAll, type Row } from '../store/resource-slices.ts';
+import { useMemo } from 'react';
+import type { ListArgs } from '../store/resource-api.ts';
+import { countriesList, type Row } from '../store/resource-slices.ts';
+import { useListInfiniteQuery } from './record-api.ts';
 
-/** The currencies, fetched once. */
+/** Every currency (there are fewer than a page of them), in the currencies area. */
+const currenciesList: ListArgs = {
+  params: [
+    ['select', 'code,name'],
+    ['pageSize', '1000'],
+  ],
+};
+
+const noRows: Row[] = [];
+
+/** The currencies' codes, fetched once. */
 export function useCurrencies(): string[] {
-  const dispatch = useAppDispatch();
-  const items = useAppSelector((state) => state.currencies.items);
-  useEffect(() => {
-    void dispatch(
-      getAll({
-        resource: 'currencies',
-        query: [
-          ['select', 'code,name'],
-          ['pageSize', '1000'],
-        ],
-        once: true,
-      }),
-    );
-  }, [dispatch]);
-  return useMemo(() => items.map((row) => String(row.code)), [items]);
+  const { data } = useListInfiniteQuery({ resource: 'currencies', ...currenciesList });
+  return useMemo(() => (data?.pages[0]?.data ?? noRows).map((row) => String(row.code)), [data]);
 }
 
 export interface Country extends Row {
@@ -28,5 +26,8 @@ export interface Country extends Row {
   states?: { id: number; name: string }[];
 }
 
-/** The countries with their states, fetched at sign-in. */
-export const useCountries = () => useAppSelector((state) => state.countries.items) as Country[];
+/** The countries with their states: the countries area's start-up fetch (store.ts), read from its cache. */
+export function useCountries(): Country[] {
+  const { data } = useListInfiniteQuery({ resource: 'countries', ...countriesList });
+  return (data?.pages[0]?.data ?? noRows) as Country[];
+}

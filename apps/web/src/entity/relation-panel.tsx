@@ -11,7 +11,12 @@ import { useLocalizedPath } from '../i18n/use-localized-path.ts';
 import type { Row } from '../store/resource-slices.ts';
 import { CellValue, useFieldLabel } from './cell-value.tsx';
 import { FieldControl, siblingsOf } from './field-control.tsx';
-import { useCreateRecordMutation, useDeleteRecordMutation, usePagesInfiniteQuery } from './record-api.ts';
+import {
+  PANEL_PAGE_SIZE,
+  useCreateRecordMutation,
+  useDeleteRecordMutation,
+  useListInfiniteQuery,
+} from './record-api.ts';
 import { showServerErrors, useRecordForm } from './record-form.tsx';
 import { recordPath, useMay } from './record-routes.ts';
 import { formFields } from './record-values.ts';
@@ -64,13 +69,14 @@ export function RelationPanel({
         ? [
             ['select', target.display],
             ['sort', target.display],
+            ['pageSize', PANEL_PAGE_SIZE],
           ]
         : [],
     [target],
   );
   const skip = !target || !mayTarget('read');
-  const pages = usePagesInfiniteQuery({ path: `${resource}/${id}/${relation}`, params }, { skip });
-  const [unlink] = useDeleteRecordMutation();
+  // The related rows are read under the record (`contacts/7/companies`), in the record's own area.
+  const pages = useListInfiniteQuery({ resource, under: `${id}/${relation}`, params }, { skip });
   const [adding, { open, close }] = useDisclosure(false);
   if (skip || !target || !targetName) return null;
 
@@ -119,18 +125,7 @@ export function RelationPanel({
                     : null}
                   {link && via && mayLink('delete') ? (
                     <Table.Td w={40}>
-                      <ActionIcon
-                        variant="subtle"
-                        color="red"
-                        aria-label={t('relations.remove', { name: String(row[target.display] ?? row.id) })}
-                        onClick={() =>
-                          void unlink({ resource: via.name, id: link.id }).then((result) => {
-                            if (!('error' in result)) toast.success(t('relations.removed'));
-                          })
-                        }
-                      >
-                        <IconX size={16} aria-hidden />
-                      </ActionIcon>
+                      <UnlinkButton via={via.name} linkId={link.id} name={String(row[target.display] ?? row.id)} />
                     </Table.Td>
                   ) : null}
                 </Table.Tr>
@@ -174,6 +169,26 @@ export function RelationPanel({
   );
 }
 
+/** Removes one link of a link collection (the linked record stays). */
+function UnlinkButton({ via, linkId, name }: { via: string; linkId: number; name: string }) {
+  const { t } = useTranslation('record');
+  const [unlink] = useDeleteRecordMutation(via);
+  return (
+    <ActionIcon
+      variant="subtle"
+      color="red"
+      aria-label={t('relations.remove', { name })}
+      onClick={() =>
+        void unlink(linkId).then((result) => {
+          if (!('error' in result)) toast.success(t('relations.removed'));
+        })
+      }
+    >
+      <IconX size={16} aria-hidden />
+    </ActionIcon>
+  );
+}
+
 /** Picks the record to link (searched by `q`) and fills the link's own fields (role, commitment). */
 function AddLinkForm({
   via,
@@ -193,10 +208,10 @@ function AddLinkForm({
   const { t } = useTranslation(['record', 'common']);
   const record = useMemo(() => ({ id: 0, [from]: id }), [from, id]);
   const form = useRecordForm(via, 'create', record);
-  const [create, creating] = useCreateRecordMutation();
+  const [create, creating] = useCreateRecordMutation(via);
   const siblings = siblingsOf(fields);
   const onSubmit = form.handleSubmit(async (body) => {
-    const result = await create({ resource: via, body });
+    const result = await create(body);
     if ('error' in result) {
       if (result.error && 'status' in result.error) showServerErrors(form, result.error);
       return;

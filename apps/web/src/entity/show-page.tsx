@@ -9,10 +9,11 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { toast } from 'react-toastify';
 import { useFormat } from '../i18n/format.ts';
 import { useLocalizedPath } from '../i18n/use-localized-path.ts';
+import { useCustomFieldGroupsQuery } from '../store/custom-fields-area.ts';
 import { isApiFailure } from '../store/http.ts';
 import { useFieldLabel } from './cell-value.tsx';
 import { ConfirmDelete } from './confirm-delete.tsx';
-import { useCustomFieldGroupsQuery, useEntity } from './custom-fields.ts';
+import { useEntity } from './custom-fields.ts';
 import { DetailList } from './detail-list.tsx';
 import { FieldValue } from './field-value.tsx';
 import { FilesPanel } from './files-panel.tsx';
@@ -41,7 +42,7 @@ export function ShowPage({ resource }: { resource: string }) {
     error,
     isLoading,
   } = useRecordQuery({ resource, id, join }, { skip: !Number.isSafeInteger(id) });
-  const [remove, removing] = useDeleteRecordMutation();
+  const [remove, removing] = useDeleteRecordMutation(resource);
 
   if (isLoading || !ready) return <Loader size="sm" aria-label={t('common:list.loading')} />;
   if (!record) {
@@ -70,7 +71,7 @@ export function ShowPage({ resource }: { resource: string }) {
   const listPath = localized(listPathOf(resource) ?? '/');
 
   const onDelete = async () => {
-    const result = await remove({ resource, id });
+    const result = await remove(id);
     if ('error' in result) return;
     cancel();
     toast.success(t('show.deleted', { name }));

@@ -27,6 +27,7 @@ export function isApiFailure(value: unknown): value is ApiFailure {
 /** Any thrown value as an ApiFailure. */
 export function toFailure(error: unknown): ApiFailure {
   if (error instanceof ApiError) return error.failure;
+  if (isApiFailure(error)) return error;
   const message = error instanceof Error ? error.message : String(error);
   return { status: 0, code: 'network_error', message, authenticated: false };
 }
@@ -56,20 +57,23 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
-/** The one way the web app talks to the API: JSON in and out, errors as ApiError with the server's message. */
-export async function apiRequest<T>(
+/** Sends one request; a failure (no answer, or an error status) is thrown as ApiError with the server's message. */
+async function send(
   path: string,
-  { method = 'GET', body, token, signal, headers: extra }: RequestOptions = {},
-) {
-  const headers: Record<string, string> = { accept: 'application/json', ...extra };
-  if (body !== undefined) headers['content-type'] = 'application/json';
+  { method = 'GET', body, token, signal, headers: extra }: RequestOptions,
+  accept: string,
+): Promise<Response> {
+  const headers: Record<string, string> = { accept, ...extra };
+  // A form (a file to import) goes as multipart, its boundary chosen by the browser.
+  const multipart = body instanceof FormData;
+  if (body !== undefined && !multipart) headers['content-type'] = 'application/json';
   if (token) headers.authorization = `Bearer ${token}`;
   let response: Response;
   try {
     response = await fetch(path, {
       method,
       headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: multipart ? body : body === undefined ? undefined : JSON.stringify(body),
       signal,
     });
   } catch (error) {
@@ -80,9 +84,9 @@ export async function apiRequest<T>(
       authenticated: Boolean(token),
     });
   }
-  const text = await response.text();
-  const parsed: unknown = text && response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text;
   if (!response.ok) {
+    const text = await response.text();
+    const parsed: unknown = text && response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : null;
     const error = (parsed as { error?: { code?: string; message?: string; fields?: Record<string, string> } })?.error;
     throw new ApiError({
       status: response.status,
@@ -92,5 +96,77 @@ export async function apiRequest<T>(
       authenticated: Boolean(token),
     });
   }
-  return parsed as T;
+  return response;
+}
+
+/** The one way the web app talks to the API: JSON in and out, errors as ApiError with the server's message. */
+export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const response = await send(path, options, 'application/json');
+  const text = await response.text();
+  return (text && response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text) as T;
+}
+
+/** A file the API answers (an export, an uploaded file's bytes), with the name the server gives it. */
+export async function apiDownload(path: string, options: RequestOptions = {}): Promise<{ blob: Blob; name?: string }> {
+  const response = await send(path, options, '*/*');
+  const name = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1];
+  return { blob: await response.blob(), name };
+}
+
+/** Hands bytes to the browser as a download named `name`. */
+export function saveFile(blob: Blob, name: string): void {
+  const url = URL.createObjectURL(blob);
+  const anchor = document.createElement('a');
+  anchor.href = url;
+  anchor.download = name;
+  document.body.append(anchor);
+  anchor.click();
+  anchor.remove();
+  // Revoked later: some browsers read the URL after click() returns.
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/**
+ * POSTs one file as multipart with XMLHttpRequest, whose upload events tell
+ * the progress (fetch does not); answers the created row, or throws ApiError
+ * with the server's message.
+ */
+export function apiUpload<T>(
+  path: string,
+  file: File,
+  token: string | null,
+  onProgress: (fraction: number) => void,
+): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const request = new XMLHttpRequest();
+    request.open('POST', path);
+    request.setRequestHeader('accept', 'application/json');
+    if (token) request.setRequestHeader('authorization', `Bearer ${token}`);
+    request.upload.onprogress = (event) => {
+      if (event.lengthComputable) onProgress(event.loaded / event.total);
+    };
+    request.onload = () => {
+      let body: { error?: { code?: string; message?: string; fields?: Record<string, string> } } | null = null;
+      try {
+        body = JSON.parse(request.responseText);
+      } catch {
+        // Not JSON (a proxy's page): the status says enough.
+      }
+      if (request.status >= 200 && request.status < 300) return resolve(body as T);
+      reject(
+        new ApiError({
+          status: request.status,
+          code: body?.error?.code ?? 'http_error',
+          message: body?.error?.message ?? (request.statusText || `HTTP ${request.status}`),
+          fields: body?.error?.fields,
+          authenticated: Boolean(token),
+        }),
+      );
+    };
+    request.onerror = () =>
+      reject(new ApiError({ status: 0, code: 'network_error', message: '', authenticated: Boolean(token) }));
+    const form = new FormData();
+    form.append('file', file);
+    request.send(form);
+  });
 }

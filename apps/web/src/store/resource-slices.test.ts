@@ -1,19 +1,45 @@
-import { describe, expect, it } from 'vitest';
+// @vitest-environment jsdom
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { TOKEN_STORAGE_KEY } from '../constants.ts';
 import { logout } from './auth-slice.ts';
 import { queryString } from './http.ts';
-import {
-  type GetAllArgs,
-  getAll,
-  initialResourceState,
-  resourceReducers,
-  rowsChanged,
-  rowsRemoved,
-} from './resource-slices.ts';
+import { areasShowing } from './invalidation.ts';
+import { resourceApi } from './resource-slices.ts';
+import { createStore } from './store.ts';
 
-const deals = resourceReducers.deals;
-const args: GetAllArgs = { resource: 'deals', query: [['select', 'name']] };
+/** The data areas the spec lists (§3), each a top-level key of the state. */
+const specAreas = [
+  'auth',
+  'lands',
+  'companies',
+  'entityFieldTypes',
+  'customFields',
+  'customFieldGroups',
+  'countries',
+  'currencies',
+  'funds',
+  'contacts',
+  'users',
+  'contactCompanies',
+  'contactFunds',
+  'firms',
+  'deals',
+  'contactDeals',
+  'dealCompanies',
+  'files',
+  'notes',
+  'configs',
+  'investors',
+  'contactInvestors',
+  'dealInvestors',
+  'fundPerformances',
+  'layouts',
+];
+
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 const page = (ids: number[], nextCursor: string | null) => ({
-  data: ids.map((id) => ({ id, name: `Deal ${id}` })),
+  data: ids.map((id) => ({ id, name: `Deal ${id}`, version: 1 })),
   page: 1,
   pageSize: 2,
   total: 3,
@@ -21,54 +47,117 @@ const page = (ids: number[], nextCursor: string | null) => ({
   nextCursor,
 });
 
-describe('resource areas', () => {
-  it('load a first page, then append the next one by cursor', () => {
-    let state = deals(initialResourceState, getAll.pending('r1', args));
-    expect(state.status).toBe('loading');
-    state = deals(state, getAll.fulfilled(page([1, 2], 'c1'), 'r1', args));
-    expect(state).toMatchObject({ status: 'loaded', total: 3, nextCursor: 'c1', query: 'select=name' });
-    const more = { ...args, cursor: 'c1' };
-    state = deals(state, getAll.pending('r2', more));
-    state = deals(state, getAll.fulfilled(page([3], null), 'r2', more));
-    expect(state.items.map((row) => row.id)).toEqual([1, 2, 3]);
-    expect(state.nextCursor).toBeNull();
+let calls: { method: string; url: string; ifMatch: string | null }[];
+/** The network as the store sees it: each call is recorded and answered by `route`. */
+function answer(route: (method: string, url: string) => Response) {
+  calls = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init: RequestInit) => {
+      const method = init.method ?? 'GET';
+      calls.push({ method, url, ifMatch: new Headers(init.headers).get('if-match') });
+      return route(method, url);
+    }),
+  );
+}
+/** The RTK Query cache of one data area in the state. */
+const area = (state: unknown, name: string) => (state as Record<string, { queries: Record<string, unknown> }>)[name];
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+const deals = resourceApi('deals');
+const dealsList = { params: [['select', 'name,version'] as [string, string]] };
+
+describe('the data areas', () => {
+  beforeEach(() => {
+    localStorage.clear();
+    localStorage.setItem(TOKEN_STORAGE_KEY, 'kept');
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('hold every area the spec lists at the top of the state', () => {
+    answer(() => json(page([], null)));
+    const { store } = createStore();
+    expect(Object.keys(store.getState())).toEqual(expect.arrayContaining(specAreas));
   });
 
-  it('append a page keeping the rows already loaded as they were, and all of them read-only', () => {
-    let state = deals(initialResourceState, getAll.pending('r1', args));
-    state = deals(state, getAll.fulfilled(page([1, 2], 'c1'), 'r1', args));
-    const first = state.items[0];
-    const more = { ...args, cursor: 'c1' };
-    state = deals(deals(state, getAll.pending('r2', more)), getAll.fulfilled(page([3], null), 'r2', more));
-    expect(state.items[0]).toBe(first);
-    expect(Object.isFrozen(state.items)).toBe(true);
-    expect(Object.isFrozen(state.items[2])).toBe(true);
+  it('load a list page after page by cursor, in the resource area', async () => {
+    answer((_method, url) => json(url.includes('cursor=c1') ? page([3], null) : page([1, 2], 'c1')));
+    const { store } = createStore();
+    await store.dispatch(deals.endpoints.list.initiate(dealsList));
+    await store.dispatch(deals.endpoints.list.initiate(dealsList, { direction: 'forward' }));
+    const loaded = deals.endpoints.list.select(dealsList)(store.getState() as never);
+    expect(loaded.data?.pages.flatMap((one) => one.data.map((row) => row.id))).toEqual([1, 2, 3]);
+    expect(calls.filter((call) => call.url.startsWith('/api/v1/deals')).map((call) => call.url)).toEqual([
+      '/api/v1/deals?select=name,version',
+      '/api/v1/deals?select=name,version&cursor=c1',
+    ]);
   });
 
-  it('drop the answer of a request that a newer one replaced', () => {
-    const other = { ...args, query: [['select', 'stage']] as [string, string][] };
-    let state = deals(initialResourceState, getAll.pending('old', args));
-    state = deals(state, getAll.pending('new', other));
-    state = deals(state, getAll.fulfilled(page([1, 2], null), 'old', args));
-    expect(state.items).toEqual([]);
-    expect(state.status).toBe('loading');
+  it('save a bulk edit on the rows they can, report the stale one by name and reason, and read the list again', async () => {
+    answer((method, url) => {
+      if (method === 'PATCH' && url === '/api/v1/deals/2')
+        return json({ error: { code: 'stale_version', message: 'Deal 2 was changed by someone else' } }, 412);
+      if (method === 'PATCH') return json({ id: Number(url.split('/').at(-1)), version: 2 });
+      return json(page([1, 2, 3], null));
+    });
+    const { store } = createStore();
+    const subscription = store.dispatch(deals.endpoints.list.initiate(dealsList));
+    await subscription;
+    const rows = [1, 2, 3].map((id) => ({ id, name: `Deal ${id}`, version: 1 }));
+    const result = await store
+      .dispatch(deals.endpoints.bulkUpdate.initiate({ rows, changes: { stage: 'Won' } }))
+      .unwrap();
+    expect({ done: [...result.done].sort(), failed: result.failed }).toEqual({
+      done: [1, 3],
+      failed: [{ id: 2, name: 'Deal 2', message: 'Deal 2 was changed by someone else' }],
+    });
+    expect(calls.filter((call) => call.method === 'PATCH').map((call) => call.ifMatch)).toEqual(['1', '1', '1']);
+    await settle();
+    const lists = calls.filter((call) => call.method === 'GET' && call.url.startsWith('/api/v1/deals'));
+    expect(lists).toHaveLength(2);
+    subscription.unsubscribe();
   });
 
-  it('keep the error of a failed load', () => {
-    let state = deals(initialResourceState, getAll.pending('r1', args));
-    const failure = { status: 400, code: 'validation_failed', message: 'Unknown field x', authenticated: true };
-    state = deals(state, getAll.rejected(null, 'r1', args, failure));
-    expect(state).toMatchObject({ status: 'failed', error: 'Unknown field x' });
+  it('forget everything at logout', async () => {
+    answer(() => json(page([1], null)));
+    const { store } = createStore();
+    await store.dispatch(deals.endpoints.list.initiate(dealsList));
+    expect(Object.keys(area(store.getState(), 'deals')?.queries ?? {})).toHaveLength(1);
+    store.dispatch(logout());
+    expect(area(store.getState(), 'deals')?.queries).toEqual({});
+    expect(area(store.getState(), 'countries')?.queries).toEqual({});
+  });
+});
+
+describe('what a write reads again', () => {
+  it('is every area whose rows show the written one: references, relations and their links', () => {
+    expect([...areasShowing('contactCompanies')].sort()).toEqual(['companies', 'contacts']);
+    expect([...areasShowing('companies')].sort()).toEqual(['contactCompanies', 'contacts', 'dealCompanies', 'deals']);
+    expect([...areasShowing('roles')]).toEqual(['users']);
+    expect([...areasShowing('fundPerformances')]).toEqual(['funds']);
   });
 
-  it('ignore other resources and forget everything at logout', () => {
-    const loaded = deals(
-      deals(initialResourceState, getAll.pending('r1', args)),
-      getAll.fulfilled(page([1], null), 'r1', args),
+  it('includes the custom fields area when a definition or a group is written', () => {
+    expect([...areasShowing('entityFieldTypes')].sort()).toEqual(['customFieldGroups', 'customFields']);
+    expect([...areasShowing('customFieldGroups')].sort()).toEqual(['customFields', 'entityFieldTypes']);
+  });
+
+  it('reads again the lists of the areas showing a written company', async () => {
+    localStorage.setItem(TOKEN_STORAGE_KEY, 'kept');
+    answer((method) => (method === 'PATCH' ? json({ id: 7, version: 2 }) : json(page([1], null))));
+    const { store } = createStore();
+    const shown = store.dispatch(deals.endpoints.list.initiate(dealsList));
+    await shown;
+    await store.dispatch(
+      resourceApi('companies').endpoints.update.initiate({ id: 7, version: 1, body: { name: 'Acme' } }),
     );
-    const funds = { ...args, resource: 'funds' as const };
-    expect(deals(loaded, getAll.pending('r2', funds))).toBe(loaded);
-    expect(deals(loaded, logout())).toEqual(initialResourceState);
+    await settle();
+    await settle();
+    expect(calls.filter((call) => call.url.startsWith('/api/v1/deals')).map((call) => call.method)).toEqual([
+      'GET',
+      'GET',
+    ]);
+    shown.unsubscribe();
+    vi.unstubAllGlobals();
   });
 });
 
@@ -81,27 +170,5 @@ describe('queryString', () => {
         ['q', 'a&b=c'],
       ]),
     ).toBe('join=states(id,name)&filter[stage][eq]=Due%20diligence&q=a%26b%3Dc');
-  });
-});
-
-describe('rows changed on the server', () => {
-  const loaded = () => {
-    const state = deals(initialResourceState, getAll.pending('r1', args));
-    return deals(state, getAll.fulfilled(page([1, 2, 3], null), 'r1', args));
-  };
-
-  it('leave the loaded list when deleted, and the exact total counts them out', () => {
-    const state = deals(loaded(), rowsRemoved({ resource: 'deals', ids: [2] }));
-    expect(state.items.map((row) => row.id)).toEqual([1, 3]);
-    expect(state.total).toBe(2);
-    expect(resourceReducers.funds(initialResourceState, rowsRemoved({ resource: 'deals', ids: [2] }))).toBe(
-      initialResourceState,
-    );
-  });
-
-  it('take their new values when updated', () => {
-    const state = deals(loaded(), rowsChanged({ resource: 'deals', rows: [{ id: 3, name: 'Renamed', version: 2 }] }));
-    expect(state.items[2]).toEqual({ id: 3, name: 'Renamed', version: 2 });
-    expect(state.items[0]).toEqual({ id: 1, name: 'Deal 1' });
   });
 });

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TOKEN_STORAGE_KEY } from '../constants.ts';
 import { login } from './auth-slice.ts';
 import { setDefaultShows } from './layouts-slice.ts';
-import { getAll } from './resource-slices.ts';
+import { countriesList, loadCountries, resourceApi } from './resource-slices.ts';
 import { createStore } from './store.ts';
 
 const COUNTRIES = '/api/v1/countries?join=states(id,name)&page=1&pageSize=300&select=name,phoneCode,emoji,createdAt';
@@ -50,8 +50,13 @@ describe('the store', () => {
     const { store } = createStore();
     await settle();
     expect(calls).toEqual([{ url: COUNTRIES, authorization: 'Bearer kept' }]);
-    expect(store.getState().countries.items).toEqual(countriesPage.data);
-    await store.dispatch(getAll({ resource: 'countries', query: [['page', '1']], once: true }));
+    const countries = resourceApi('countries').endpoints.list.select(countriesList)(store.getState() as never);
+    expect(countries.data?.pages).toEqual([countriesPage]);
+    expect(
+      Object.keys((store.getState() as unknown as Record<string, { queries: object }>).countries?.queries ?? {}),
+    ).toHaveLength(1);
+    // Asked again (the forms read them), the kept answer serves: no second fetch.
+    await store.dispatch(loadCountries());
     expect(calls).toHaveLength(1);
   });
 

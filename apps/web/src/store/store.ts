@@ -3,6 +3,7 @@ import {
   configureStore,
   createListenerMiddleware,
   isRejectedWithValue,
+  type Middleware,
   type UnknownAction,
 } from '@reduxjs/toolkit';
 import { FLUSH, PAUSE, PERSIST, PURGE, persistReducer, persistStore, REGISTER, REHYDRATE } from 'redux-persist';
@@ -12,9 +13,10 @@ import { api } from './api.ts';
 import { authSlice, login, loginWithTokenParam, logout } from './auth-slice.ts';
 import { configsSlice } from './configs-slice.ts';
 import { isApiFailure } from './http.ts';
+import { invalidateAcrossAreas } from './invalidation.ts';
 import { landsSlice } from './lands-slice.ts';
 import { layoutsSlice } from './layouts-slice.ts';
-import { loadCountries, resourceReducers } from './resource-slices.ts';
+import { dataApis, dataReducers, loadCountries } from './resource-slices.ts';
 
 /** Only the layouts survive a reload; everything else is fetched again. */
 const persistedLayouts = persistReducer({ key: 'layouts', storage, timeout: PERSIST_TIMEOUT_MS }, layoutsSlice.reducer);
@@ -24,7 +26,7 @@ const rootReducer = combineReducers({
   lands: landsSlice.reducer,
   configs: configsSlice.reducer,
   layouts: persistedLayouts,
-  ...resourceReducers,
+  ...dataReducers,
   [api.reducerPath]: api.reducer,
 });
 
@@ -37,6 +39,9 @@ export function isSessionEnd(action: UnknownAction): boolean {
     : false;
 }
 
+// Typed loosely: each area's middleware names only its own slice of the state, which RootState holds under its name.
+const dataMiddleware = dataApis.map((data) => data.middleware as Middleware);
+
 export function createStore() {
   const listeners = createListenerMiddleware<RootState>();
   const store = configureStore({
@@ -44,7 +49,7 @@ export function createStore() {
     middleware: (getDefault) =>
       getDefault({ serializableCheck: { ignoredActions: [FLUSH, REHYDRATE, PAUSE, PERSIST, PURGE, REGISTER] } })
         .prepend(listeners.middleware)
-        .concat(api.middleware),
+        .concat(api.middleware, ...dataMiddleware),
   });
 
   // The token is kept between visits.
@@ -72,8 +77,10 @@ export function createStore() {
     actionCreator: logout,
     effect: (_action, { dispatch }) => {
       dispatch(api.util.resetApiState());
+      for (const data of dataApis) dispatch(data.util.resetApiState());
     },
   });
+  invalidateAcrossAreas(listeners);
   // Countries are fetched once a token is held: at sign-in, or at start with a kept token.
   listeners.startListening({
     matcher: (action) => login.fulfilled.match(action) || loginWithTokenParam.match(action),

@@ -2,7 +2,25 @@ import { Alert, Anchor, Button, Card, Group, Loader, Stack, Text, Title } from '
 import { Fragment } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFormat } from '../../i18n/format.ts';
-import { useOutboxInfiniteQuery } from '../../store/api.ts';
+import { useListInfiniteQuery } from '../../entity/record-api.ts';
+import type { Row } from '../../store/resource-slices.ts';
+
+/** A mail kept in the outbox (no SMTP server configured). */
+interface OutboxMail extends Row {
+  createdAt: string;
+  to: string;
+  subject: string;
+  text: string;
+}
+
+/** The outbox area's list: the newest mails first (the outbox's default order), 50 a page. */
+const outboxList = {
+  resource: 'outbox',
+  params: [
+    ['select', 'createdAt,to,subject,text'],
+    ['pageSize', '50'],
+  ] as [string, string][],
+};
 
 /** The mail text with its web addresses as links (the links are what the reader came for). */
 function MailText({ text }: { text: string }) {
@@ -33,8 +51,8 @@ function MailText({ text }: { text: string }) {
 export function OutboxPage() {
   const { t } = useTranslation(['auth', 'common']);
   const format = useFormat();
-  const { data, error, isLoading, isFetching, hasNextPage, fetchNextPage } = useOutboxInfiniteQuery();
-  const mails = data?.pages.flatMap((page) => page.data) ?? [];
+  const { data, error, isLoading, isFetching, hasNextPage, fetchNextPage } = useListInfiniteQuery(outboxList);
+  const mails = (data?.pages.flatMap((page) => page.data) ?? []) as OutboxMail[];
 
   return (
     <Stack gap="md">

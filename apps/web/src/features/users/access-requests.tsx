@@ -3,10 +3,9 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { useFormat } from '../../i18n/format.ts';
-import { useAppDispatch } from '../../store/hooks.ts';
-import { type Row, rowsChanged } from '../../store/resource-slices.ts';
+import type { Row } from '../../store/resource-slices.ts';
 import { RoleSelect } from './role-select.tsx';
-import { useAccessRequestsQuery, useDecideAccessMutation, useRolesQuery } from './users-api.ts';
+import { useAccessRequestsQuery, useDecideAccessMutation } from './users-api.ts';
 
 /** People who asked for access on /register: Approve with a role, or Reject. Hidden when there are none. */
 export function AccessRequests() {
@@ -43,8 +42,6 @@ export function AccessRequests() {
 function RequestRow({ request }: { request: Row }) {
   const { t } = useTranslation(['users', 'common']);
   const format = useFormat();
-  const dispatch = useAppDispatch();
-  const { data: roles = [] } = useRolesQuery();
   const [roleId, setRoleId] = useState<number | undefined>();
   const [decide, deciding] = useDecideAccessMutation();
   const [decision, setDecision] = useState<'approve' | 'reject'>();
@@ -54,13 +51,6 @@ function RequestRow({ request }: { request: Row }) {
     setDecision(chosen);
     const result = await decide({ id: request.id, decision: chosen, roleId });
     if ('error' in result) return;
-    const role = roles.find((r) => r.id === result.data.roleId);
-    dispatch(
-      rowsChanged({
-        resource: 'users',
-        rows: [{ ...result.data, role: role ? { id: role.id, name: role.name } : null }],
-      }),
-    );
     toast.success(t(chosen === 'approve' ? 'requests.approved' : 'requests.rejected', { name }));
   };
 

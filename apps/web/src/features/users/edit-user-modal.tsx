@@ -8,11 +8,10 @@ import { toast } from 'react-toastify';
 import { FormButtons } from '../../entity/form-buttons.tsx';
 import { useRecordQuery } from '../../entity/record-api.ts';
 import { referenceJoins } from '../../entity/record-values.ts';
-import { useAppDispatch } from '../../store/hooks.ts';
 import { isApiFailure } from '../../store/http.ts';
-import { type Row, rowsChanged } from '../../store/resource-slices.ts';
+import type { Row } from '../../store/resource-slices.ts';
 import { RoleField } from './role-select.tsx';
-import { useRolesQuery, useUpdateUserMutation } from './users-api.ts';
+import { useUpdateUserMutation } from './users-api.ts';
 
 interface UserForm {
   firstName: string;
@@ -45,10 +44,8 @@ function changesOf(before: UserForm, after: UserForm): UserChanges {
 /** Edit a user in a modal: name, role and status (active or disabled); a stale save says so. */
 export function EditUserModal({ id, onClose }: { id: number; onClose: () => void }) {
   const { t } = useTranslation(['users', 'common', 'record', 'options']);
-  const dispatch = useAppDispatch();
   const join = useMemo(() => referenceJoins(users), []);
   const { data: user, error, isLoading, isFetching, refetch } = useRecordQuery({ resource: 'users', id, join });
-  const { data: roles = [] } = useRolesQuery();
   const [update, updating] = useUpdateUserMutation();
   const base = useMemo(() => formOf(user), [user]);
   const form = useForm<UserForm>({ defaultValues: base });
@@ -84,9 +81,6 @@ export function EditUserModal({ id, onClose }: { id: number; onClose: () => void
       }
       return;
     }
-    const role = roles.find((r) => r.id === result.data.roleId);
-    const changed: Row = { ...result.data, role: role ? { id: role.id, name: role.name } : null };
-    dispatch(rowsChanged({ resource: 'users', rows: [changed] }));
     toast.success(t('edit.saved', { name: String(result.data.fullName ?? result.data.email) }));
     onClose();
   });

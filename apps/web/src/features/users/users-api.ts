@@ -1,9 +1,8 @@
-import type { Invitation, UserChanges } from '@data-platform/shared/auth/user-schemas';
+import type { Invitation } from '@data-platform/shared/auth/user-schemas';
 import type { Permission } from '@data-platform/shared/permissions';
 import type { ListResponse } from '@data-platform/shared/query/list-query';
-import { api } from '../../store/api.ts';
 import { queryString } from '../../store/http.ts';
-import type { Row } from '../../store/resource-slices.ts';
+import { type Row, resourceApi } from '../../store/resource-slices.ts';
 
 /** A role as the roles screens use it. */
 export interface RoleRow {
@@ -16,11 +15,11 @@ export interface RoleRow {
 }
 
 /** What a role is made of in the role form and the API's create/update body. */
-export interface RoleBody {
+export type RoleBody = {
   name: string;
   description: string | null;
   permissions: Permission[];
-}
+};
 
 /** One security event of a user's recent activity. */
 export interface ActivityRow {
@@ -40,13 +39,11 @@ const ROLES_PAGE_SIZE = 1000;
 const REQUESTS_PAGE_SIZE = 100;
 const ACTIVITY_PAGE_SIZE = 20;
 
-const userTag = (id: number) => ({ type: 'Record' as const, id: `users:${id}` });
-
 /**
- * The users and roles screens' calls: invitations, access request decisions,
- * changes to users, roles, and a user's activity from the audit events.
+ * The roles area's own read: every role with what the role screens show.
+ * Its writes are the area's generic create, update and delete.
  */
-export const usersApi = api.enhanceEndpoints({ addTagTypes: ['Record', 'Roles', 'AccessRequests'] }).injectEndpoints({
+const rolesArea = resourceApi('roles').injectEndpoints({
   endpoints: (build) => ({
     roles: build.query<RoleRow[], void>({
       query: () => ({
@@ -57,25 +54,18 @@ export const usersApi = api.enhanceEndpoints({ addTagTypes: ['Record', 'Roles', 
         ])}`,
       }),
       transformResponse: (answer: ListResponse<RoleRow>) => answer.data,
-      providesTags: ['Roles'],
+      providesTags: ['List'],
     }),
-    createRole: build.mutation<RoleRow, RoleBody>({
-      query: (body) => ({ path: '/roles', method: 'POST', body }),
-      invalidatesTags: (_result, error) => (error ? [] : ['Roles']),
-    }),
-    updateRole: build.mutation<RoleRow, { id: number; version: number; body: RoleBody }>({
-      query: ({ id, version, body }) => ({
-        path: `/roles/${id}`,
-        method: 'PATCH',
-        body,
-        headers: { 'if-match': String(version) },
-      }),
-      invalidatesTags: (_result, error) => (error ? [] : ['Roles']),
-    }),
-    deleteRole: build.mutation<void, number>({
-      query: (id) => ({ path: `/roles/${id}`, method: 'DELETE' }),
-      invalidatesTags: (_result, error) => (error ? [] : ['Roles']),
-    }),
+  }),
+});
+
+/**
+ * The users area's calls beyond the generic ones: access requests and their
+ * decisions, invitations, and a user's activity from the audit events (read
+ * again when the user is written).
+ */
+const usersArea = resourceApi('users').injectEndpoints({
+  endpoints: (build) => ({
     accessRequests: build.query<ListResponse<Row>, void>({
       query: () => ({
         path: `/users?${queryString([
@@ -85,14 +75,15 @@ export const usersApi = api.enhanceEndpoints({ addTagTypes: ['Record', 'Roles', 
           ['pageSize', String(REQUESTS_PAGE_SIZE)],
         ])}`,
       }),
-      providesTags: ['AccessRequests'],
+      providesTags: ['List'],
     }),
     inviteUser: build.mutation<Row, Invitation>({
       query: (body) => ({ path: '/users/invitations', method: 'POST', body }),
+      invalidatesTags: (_result, error) => (error ? [] : ['List']),
     }),
     resendInvitation: build.mutation<Row, number>({
       query: (id) => ({ path: `/users/${id}/resend-invitation`, method: 'POST' }),
-      invalidatesTags: (_result, error, id) => (error ? [] : [userTag(id)]),
+      invalidatesTags: (_result, error, id) => (error ? [] : ['List', { type: 'Record', id }]),
     }),
     decideAccess: build.mutation<Row, { id: number; decision: 'approve' | 'reject'; roleId?: number }>({
       query: ({ id, decision, roleId }) => ({
@@ -100,19 +91,7 @@ export const usersApi = api.enhanceEndpoints({ addTagTypes: ['Record', 'Roles', 
         method: 'POST',
         body: decision === 'approve' ? { roleId } : {},
       }),
-      invalidatesTags: (_result, error, { id }) => (error ? [] : ['AccessRequests', userTag(id)]),
-    }),
-    updateUser: build.mutation<Row, { id: number; version: number; body: UserChanges }>({
-      query: ({ id, version, body }) => ({
-        path: `/users/${id}`,
-        method: 'PATCH',
-        body,
-        headers: { 'if-match': String(version) },
-      }),
-      invalidatesTags: (_result, error, { id }) => (error ? [] : [userTag(id)]),
-    }),
-    deleteUser: build.mutation<void, number>({
-      query: (id) => ({ path: `/users/${id}`, method: 'DELETE' }),
+      invalidatesTags: (_result, error, { id }) => (error ? [] : ['List', { type: 'Record', id }]),
     }),
     userActivity: build.infiniteQuery<ListResponse<ActivityRow>, number, string | null>({
       infiniteQueryOptions: { initialPageParam: null, getNextPageParam: (last) => last.nextCursor },
@@ -133,21 +112,24 @@ export const usersApi = api.enhanceEndpoints({ addTagTypes: ['Record', 'Roles', 
           ...(pageParam ? { cursor: pageParam } : {}),
         },
       }),
-      providesTags: (_result, _error, id) => [userTag(id)],
+      providesTags: (_result, _error, id) => [{ type: 'Record', id }],
     }),
   }),
 });
 
 export const {
   useRolesQuery,
-  useCreateRoleMutation,
-  useUpdateRoleMutation,
-  useDeleteRoleMutation,
+  useCreateMutation: useCreateRoleMutation,
+  useUpdateMutation: useUpdateRoleMutation,
+  useRemoveMutation: useDeleteRoleMutation,
+} = rolesArea;
+
+export const {
   useAccessRequestsQuery,
   useInviteUserMutation,
   useResendInvitationMutation,
   useDecideAccessMutation,
-  useUpdateUserMutation,
-  useDeleteUserMutation,
+  useUpdateMutation: useUpdateUserMutation,
+  useRemoveMutation: useDeleteUserMutation,
   useUserActivityInfiniteQuery,
-} = usersApi;
+} = usersArea;
