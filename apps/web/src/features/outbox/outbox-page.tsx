@@ -1,8 +1,8 @@
 import { Alert, Anchor, Button, Card, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { Fragment } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useFormat } from '../../i18n/format.ts';
 import { useListInfiniteQuery } from '../../entity/record-api.ts';
+import { useFormat } from '../../i18n/format.ts';
 import type { Row } from '../../store/resource-slices.ts';
 
 /** A mail kept in the outbox (no SMTP server configured). */
