@@ -3,8 +3,10 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { SimpleGrid } from '@mantine/core';
 import { useMemo } from 'react';
 import { type Resolver, type UseFormReturn, useForm } from 'react-hook-form';
+import { useAppSelector } from '../store/hooks.ts';
 import type { ApiFailure } from '../store/http.ts';
 import type { Row } from '../store/resource-slices.ts';
+import { AttachedToControl, attachedToPair } from './attached-to-control.tsx';
 import { useFieldLabel } from './cell-value.tsx';
 import { useEntity } from './custom-fields.ts';
 import { FieldControl, siblingsOf } from './field-control.tsx';
@@ -27,7 +29,15 @@ export function useRecordForm(resource: string, mode: RecordFormMode, record?: R
         Resolver<FormValues, unknown, ApiValues>
       >;
   }, [entity, mode]);
-  const defaultValues = useMemo(() => formValuesOf(entity, mode, record), [entity, mode, record]);
+  const userId = useAppSelector((state) => state.auth.currentUser?.user.id);
+  const defaultValues = useMemo(() => {
+    const values = formValuesOf(entity, mode, record);
+    // A new row is the signed-in user's unless they pick someone else (a task's owner).
+    if (mode === 'create' && entity.ownedBy && !values[entity.ownedBy] && userId !== undefined) {
+      values[entity.ownedBy] = String(userId);
+    }
+    return values;
+  }, [entity, mode, record, userId]);
   return useForm<FormValues, unknown, ApiValues>({
     resolver,
     defaultValues,
@@ -60,20 +70,30 @@ export function RecordFields({
   const label = useFieldLabel(resource);
   const fields = formFields(entity, mode);
   const siblings = siblingsOf(fields);
+  const attached = attachedToPair(entity, fields);
   return (
     <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" verticalSpacing="sm">
-      {fields.map(([name, field]) => (
-        <div key={name} style={field.type === 'longText' ? { gridColumn: '1 / -1' } : undefined}>
-          <FieldControl
-            name={name}
-            field={field}
-            label={label(name, field)}
-            control={form.control}
-            record={record}
-            siblings={siblings}
-          />
-        </div>
-      ))}
+      {attached ? (
+        <AttachedToControl
+          {...attached}
+          labels={{ type: label(attached.entityField, attached.typeField), record: label(attached.idField) }}
+          form={form}
+        />
+      ) : null}
+      {fields
+        .filter(([name]) => name !== attached?.entityField && name !== attached?.idField)
+        .map(([name, field]) => (
+          <div key={name} style={field.type === 'longText' ? { gridColumn: '1 / -1' } : undefined}>
+            <FieldControl
+              name={name}
+              field={field}
+              label={label(name, field)}
+              control={form.control}
+              record={record}
+              siblings={siblings}
+            />
+          </div>
+        ))}
     </SimpleGrid>
   );
 }

@@ -51,6 +51,12 @@ export interface EntityDescription {
   dedupKeys?: string[];
   /** Rows belong to any one record, named by these two fields (notes, files). */
   attachedTo?: { entityField: string; idField: string };
+  /**
+   * The reference to users naming whose a row is (a task's owner): a new
+   * row's form starts with the signed-in user there, and "my" rows are those
+   * where it names them.
+   */
+  ownedBy?: string;
   /** Rows own bytes stored under DATA_DIR/files/<id>, removed with the row. */
   storesBytes?: boolean;
   /**

@@ -14,6 +14,7 @@ export const tasks = defineEntity({
   navigation: { path: '/tasks', order: 75 },
   seed: true,
   attachedTo: { entityField: 'entity', idField: 'recordId' },
+  ownedBy: 'ownerId',
   fields: {
     title: {
       type: 'text',
