@@ -1,3 +1,4 @@
+import { permissionsLacking } from '@data-platform/shared/entities/access';
 import { allPermissions, type Permission } from '@data-platform/shared/permissions';
 
 /** Who is acting, and what their role allows. Recorded in createdById / updatedById. */
@@ -14,6 +15,7 @@ export const systemActor: Actor = { userId: null, permissions: new Set(allPermis
 /** Who a request is before it has shown a token. */
 export const anonymousActor: Actor = { userId: null, permissions: new Set(), sessionId: null };
 
+/** The permissions of `needed` the actor's role lacks (the shared rule the web app asks too). */
 export function missingPermissions(actor: Actor, needed: readonly Permission[]): Permission[] {
-  return needed.filter((p) => !actor.permissions.has(p));
+  return permissionsLacking(actor.permissions, needed);
 }
