@@ -1,34 +1,24 @@
 import { requiredPermissions } from '@data-platform/shared/entities/access';
-import type { AccessAction } from '@data-platform/shared/entities/entity';
-import { findEntity } from '@data-platform/shared/entities/registry';
+import type { AccessAction, EntityDescription } from '@data-platform/shared/entities/entity';
+import { findEntity, navigableEntities } from '@data-platform/shared/entities/registry';
 import type { CurrentUser } from '../store/auth-slice.ts';
 import { useAppSelector } from '../store/hooks.ts';
 import { holds } from './access.ts';
 import { listPathOf } from './resource-routes.ts';
 
-/**
- * The spec's route table: the resources with record screens, whether their
- * records are edited on a page (`/{entity}/{id}/edit`) or in a modal over
- * their list (`?edit=<id>`), and whether the generic show page
- * (`/{entity}/{id}/show`) shows them or a page of their own does. All are
- * created in a modal. Custom field groups are edited like the custom data
- * (entity field types) they order.
- */
-const recordScreens = {
-  companies: { edit: 'page', show: 'generic' },
-  funds: { edit: 'page', show: 'generic' },
-  contacts: { edit: 'page', show: 'generic' },
-  firms: { edit: 'page', show: 'generic' },
-  deals: { edit: 'page', show: 'generic' },
-  investors: { edit: 'page', show: 'generic' },
-  users: { edit: 'modal', show: 'own' },
-  entityFieldTypes: { edit: 'modal', show: 'generic' },
-  customFieldGroups: { edit: 'modal', show: 'generic' },
-} as const satisfies Record<string, { edit: 'page' | 'modal'; show: 'generic' | 'own' }>;
+type RecordScreens = NonNullable<NonNullable<EntityDescription['navigation']>['records']>;
 
-type RecordScreens = (typeof recordScreens)[keyof typeof recordScreens];
+/**
+ * The resources with record screens and how (see `navigation.records` on the
+ * descriptions): the spec's route table, and any entity added since. All are
+ * created in a modal.
+ */
+const recordScreens: ReadonlyMap<string, RecordScreens> = new Map(
+  navigableEntities.flatMap((entity) => (entity.navigation?.records ? [[entity.name, entity.navigation.records]] : [])),
+);
+
 const resourcesWith = (match: (screens: RecordScreens) => boolean) =>
-  (Object.keys(recordScreens) as (keyof typeof recordScreens)[]).filter((resource) => match(recordScreens[resource]));
+  [...recordScreens].filter(([, screens]) => match(screens)).map(([resource]) => resource);
 
 /** The resources of the generic show page. */
 export const showPageResources = resourcesWith((screens) => screens.show === 'generic');
@@ -36,7 +26,7 @@ export const showPageResources = resourcesWith((screens) => screens.show === 'ge
 export const editPageResources = resourcesWith((screens) => screens.edit === 'page');
 
 function screensOf(resource: string): RecordScreens | undefined {
-  return Object.hasOwn(recordScreens, resource) ? recordScreens[resource as keyof typeof recordScreens] : undefined;
+  return recordScreens.get(resource);
 }
 
 /** True for the resources of the route table (they have a show page and a create modal). */

@@ -12,7 +12,7 @@ export const companies = defineEntity({
   permissions: true,
   customizable: true,
   attachable: true,
-  navigation: { path: '/companies', order: 10 },
+  navigation: { path: '/companies', order: 10, records: { edit: 'page', show: 'generic' } },
   dashboard: { count: true },
   seed: true,
   fields: {

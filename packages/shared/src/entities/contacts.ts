@@ -22,7 +22,7 @@ export const contacts = defineEntity({
   permissions: true,
   customizable: true,
   attachable: true,
-  navigation: { path: '/contacts', order: 30 },
+  navigation: { path: '/contacts', order: 30, records: { edit: 'page', show: 'generic' } },
   dashboard: { count: true },
   seed: true,
   fields: {

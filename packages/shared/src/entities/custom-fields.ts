@@ -70,7 +70,13 @@ export const customFieldGroups = defineEntity({
   labelPlural: 'Custom field groups',
   display: 'name',
   // From Custom data's "Groups" button.
-  navigation: { path: '/custom-field-groups', order: 95, sidebar: false },
+  navigation: {
+    path: '/custom-field-groups',
+    order: 95,
+    sidebar: false,
+    // Edited like the custom data they order.
+    records: { edit: 'modal', show: 'generic' },
+  },
   access: manage,
   fields: {
     entity: entityField,
@@ -95,7 +101,12 @@ export const entityFieldTypes = defineEntity({
   label: 'Custom field',
   labelPlural: 'Custom fields',
   display: 'name',
-  navigation: { path: '/custom-data', order: 90, labelKey: 'nav.customData' },
+  navigation: {
+    path: '/custom-data',
+    order: 90,
+    labelKey: 'nav.customData',
+    records: { edit: 'modal', show: 'generic' },
+  },
   pathAlias: 'custom-data',
   access: manage,
   fields: {

@@ -11,7 +11,7 @@ export const deals = defineEntity({
   permissions: true,
   customizable: true,
   attachable: true,
-  navigation: { path: '/deals', order: 50 },
+  navigation: { path: '/deals', order: 50, records: { edit: 'page', show: 'generic' } },
   dashboard: { count: true, breakdowns: ['stage'] },
   seed: true,
   fields: {

@@ -122,7 +122,19 @@ export interface EntityDescription {
    * (ascending `order`; `sidebar: false` when reached from another screen),
    * and the translation key of its sidebar label when not the plural name.
    */
-  navigation?: { path: string; order: number; labelKey?: string; sidebar?: false };
+  navigation?: {
+    path: string;
+    order: number;
+    labelKey?: string;
+    sidebar?: false;
+    /**
+     * Its records' screens, where it has them: created in a modal over the
+     * list, edited on a page (`<path>/<id>/edit`) or in a modal over the list
+     * (`?edit=<id>`), shown by the generic page (`<path>/<id>/show`) or one of
+     * its own.
+     */
+    records?: { edit: 'page' | 'modal'; show: 'generic' | 'own' };
+  };
   /**
    * On the home dashboard: `count` shows how many rows there are (in sidebar
    * order); each of `breakdowns` (a picklist field) shows rows per value, under

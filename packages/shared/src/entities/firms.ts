@@ -12,7 +12,7 @@ export const firms = defineEntity({
   permissions: true,
   customizable: true,
   attachable: true,
-  navigation: { path: '/firms', order: 40 },
+  navigation: { path: '/firms', order: 40, records: { edit: 'page', show: 'generic' } },
   dashboard: { count: true },
   seed: true,
   fields: {

@@ -17,7 +17,7 @@ export const funds = defineEntity({
   permissions: true,
   customizable: true,
   attachable: true,
-  navigation: { path: '/funds', order: 20 },
+  navigation: { path: '/funds', order: 20, records: { edit: 'page', show: 'generic' } },
   dashboard: { count: true, breakdowns: ['status'] },
   seed: true,
   fields: {

@@ -12,7 +12,7 @@ export const investors = defineEntity({
   permissions: true,
   customizable: true,
   attachable: true,
-  navigation: { path: '/investors', order: 60 },
+  navigation: { path: '/investors', order: 60, records: { edit: 'page', show: 'generic' } },
   dashboard: { count: true, breakdowns: ['fundraisingStatus'] },
   seed: true,
   fields: {

@@ -11,7 +11,7 @@ export const tasks = defineEntity({
   labelPlural: 'Tasks',
   display: 'title',
   permissions: true,
-  navigation: { path: '/tasks', order: 75 },
+  navigation: { path: '/tasks', order: 75, records: { edit: 'page', show: 'generic' } },
   seed: true,
   attachedTo: { entityField: 'entity', idField: 'recordId' },
   ownedBy: 'ownerId',

@@ -14,7 +14,7 @@ export const users = defineEntity({
   label: 'User',
   labelPlural: 'Users',
   display: 'fullName',
-  navigation: { path: '/users', order: 80 },
+  navigation: { path: '/users', order: 80, records: { edit: 'modal', show: 'own' } },
   seed: true,
   // Created by invitation or access request, changed through the users routes.
   operations: ['list', 'get'],
