@@ -9,6 +9,7 @@ import {
   IconCoins,
   IconDatabaseCog,
   IconHome,
+  IconListCheck,
   IconMail,
   IconPigMoney,
   IconUsers,
@@ -35,6 +36,7 @@ const icons: Record<string, typeof IconHome> = {
   deals: IconArrowsExchange,
   investors: IconCoins,
   fundPerformances: IconChartLine,
+  tasks: IconListCheck,
   users: IconUsers,
   entityFieldTypes: IconDatabaseCog,
 };

@@ -10,6 +10,7 @@ import { formatTotal } from '../../i18n/totals.ts';
 import { useLocalizedPath } from '../../i18n/use-localized-path.ts';
 import { type GroupCount, loadSummaries } from '../../store/configs-slice.ts';
 import { useAppDispatch, useAppSelector } from '../../store/hooks.ts';
+import { MyTasksCard } from './my-tasks-card.tsx';
 
 /** A link when there is somewhere to go, plain content otherwise. */
 function MaybeLink({ to, children }: { to: string | undefined; children: ReactNode }) {
@@ -139,6 +140,7 @@ export function HomePage() {
         </section>
       ) : null}
       <SimpleGrid cols={{ base: 1, md: 2, xl: 3 }} spacing="md">
+        <MyTasksCard />
         {dashboardBreakdowns.map(({ key, resource, field }) => {
           // The breakdown keys come from the descriptions at run time (see dashboardBreakdowns).
           const groups = (summaries as Partial<Record<BreakdownKey, GroupCount[]>>)[key];

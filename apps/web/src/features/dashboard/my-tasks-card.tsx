@@ -1,0 +1,141 @@
+import { findEntity } from '@data-platform/shared/entities/registry';
+import { Anchor, Badge, Button, Card, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { ReferenceName } from '../../entity/field-widgets/reference.tsx';
+import { useListInfiniteQuery, useUpdateRecordMutation } from '../../entity/record-api.ts';
+import { recordPath, useMay } from '../../entity/record-routes.ts';
+import { filterSearch, listPathOf } from '../../entity/resource-routes.ts';
+import { useFormat } from '../../i18n/format.ts';
+import { useLocalizedPath } from '../../i18n/use-localized-path.ts';
+import { useAppSelector } from '../../store/hooks.ts';
+import type { Row } from '../../store/resource-slices.ts';
+
+const TASKS = 'tasks';
+/** The card lists this many of the soonest due; the tasks list has them all. */
+const SHOWN = '10';
+
+/** Today as a calendar date where the user is (`2026-01-31`), to compare with due dates. */
+function localToday(): string {
+  const now = new Date();
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}
+
+/** Where a task's record is: its page, or its list filtered to it when it has no page. */
+function recordLink(entity: string, id: number): string | undefined {
+  const page = recordPath(entity, id, 'show');
+  if (page) return page;
+  const list = listPathOf(entity);
+  return list ? `${list}${filterSearch('id', 'eq', String(id))}` : undefined;
+}
+
+function TaskItem({ task, today }: { task: Row; today: string }) {
+  const { t } = useTranslation(['dashboard', 'entities']);
+  const format = useFormat();
+  const localized = useLocalizedPath();
+  const [update, { isLoading }] = useUpdateRecordMutation(TASKS);
+  const title = String(task.title ?? '');
+  const due = typeof task.dueDate === 'string' ? task.dueDate : undefined;
+  const overdue = due !== undefined && due < today;
+  const entity = String(task.entity ?? '');
+  const recordId = Number(task.recordId);
+  const taskPath = recordPath(TASKS, task.id, 'show');
+  const aboutPath = findEntity(entity) ? recordLink(entity, recordId) : undefined;
+  return (
+    <Group justify="space-between" wrap="nowrap" align="flex-start" data-testid="my-task">
+      <div>
+        {taskPath ? (
+          <Anchor component={Link} to={localized(taskPath)} size="sm" fw={600}>
+            {title}
+          </Anchor>
+        ) : (
+          <Text size="sm" fw={600}>
+            {title}
+          </Text>
+        )}
+        <Group gap="xs">
+          <Text size="xs" c={overdue ? 'red' : 'dimmed'}>
+            {due ? t('dueOn', { date: format.date(due) }) : t('noDueDate')}
+          </Text>
+          {overdue ? (
+            <Badge color="red" size="xs" variant="light">
+              {t('overdue')}
+            </Badge>
+          ) : null}
+        </Group>
+        <Text size="xs" c="dimmed">
+          {t(`entities:resources.${entity}.one`, { defaultValue: entity })}
+          {': '}
+          {aboutPath ? (
+            <Anchor component={Link} to={localized(aboutPath)} size="xs">
+              <ReferenceName resource={entity} id={String(recordId)} />
+            </Anchor>
+          ) : (
+            <ReferenceName resource={entity} id={String(recordId)} />
+          )}
+        </Text>
+      </div>
+      <Button
+        size="compact-xs"
+        variant="light"
+        loading={isLoading}
+        aria-label={t('markDoneOf', { title })}
+        onClick={() => void update({ id: task.id, version: Number(task.version), body: { status: 'Done' } })}
+      >
+        {t('markDone')}
+      </Button>
+    </Group>
+  );
+}
+
+/**
+ * The signed-in user's open tasks, soonest due first (overdue ones marked),
+ * each a link to the task and to the record it is about, each with a way to
+ * mark it done: it then leaves the card (the tasks lists are read again).
+ */
+export function MyTasksCard() {
+  const { t } = useTranslation(['dashboard']);
+  const may = useMay(TASKS);
+  const userId = useAppSelector((state) => state.auth.currentUser?.user.id);
+  const ownerField = findEntity(TASKS)?.ownedBy ?? 'ownerId';
+  const readable = may('read') && userId !== undefined;
+  const list = useListInfiniteQuery(
+    {
+      resource: TASKS,
+      params: [
+        ['select', 'title,dueDate,entity,recordId,version'],
+        [`filter[${ownerField}][eq]`, String(userId)],
+        ['filter[status][eq]', 'Open'],
+        ['sort', 'dueDate'],
+        ['pageSize', SHOWN],
+      ],
+    },
+    { skip: !readable },
+  );
+  if (!readable) return null;
+  const tasks = list.data?.pages[0]?.data ?? [];
+  const today = localToday();
+  const title = t('myOpenTasks');
+  return (
+    <Card withBorder radius="md" padding="lg" component="section" aria-label={title} data-testid="my-open-tasks">
+      <Group justify="space-between" mb="sm">
+        <Title order={2} size="h4">
+          {title}
+        </Title>
+        {list.isFetching ? <Loader size="xs" /> : null}
+      </Group>
+      {list.isSuccess && tasks.length === 0 ? (
+        <Text c="dimmed" size="sm">
+          {t('noOpenTasks')}
+        </Text>
+      ) : (
+        <Stack gap="sm">
+          {tasks.map((task) => (
+            <TaskItem key={task.id} task={task} today={today} />
+          ))}
+        </Stack>
+      )}
+    </Card>
+  );
+}
