@@ -1,11 +1,19 @@
 import { createHash } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { bootScript } from './src/app/boot-script.ts';
 
-/** The JavaScript a first visit must load before anything shows, gzipped. */
-const INITIAL_JS_BUDGET_BYTES = 300 * 1024;
+/**
+ * What the browser may fetch of JavaScript for the sign-in screen, gzipped; the
+ * e2e test e2e/src/web-bundle.test.ts holds the same budget and measures it in
+ * Chromium, with the signed-in list's (issue #11).
+ */
+const SIGN_IN_JS_BUDGET_BYTES = 200 * 1024;
+/** The route module a signed-out visitor of any page ends on. */
+const SIGN_IN_PAGE = '/src/features/auth/sign-in-page.tsx';
 
 /**
  * Serves the theme and language boot script as a file of its own, named by its
@@ -32,44 +40,62 @@ function bootScriptPlugin(): Plugin {
 }
 
 /**
- * Measures the initial JavaScript (the entry chunk and every chunk it imports
- * statically), prints it, writes it to dist/initial-js.json and fails the
- * build above the budget. Lazy routes are not counted: they load on demand.
+ * Counts the JavaScript the sign-in screen loads, as the browser fetches it:
+ * the boot script, the entry chunk, the sign-in route's chunk (the router
+ * loads it at once), and every chunk these import statically. Prints it,
+ * writes it to dist/first-screen-js.json and warns above the budget; the
+ * e2e test, which also sees what loads later, is what fails.
  */
-function initialJsBudget(): Plugin {
+function signInJsBudget(): Plugin {
   return {
-    name: 'data-platform-initial-js-budget',
+    name: 'data-platform-sign-in-js-budget',
     apply: 'build',
-    generateBundle(_options, bundle) {
+    // Once written: Vite adds the preload lists to the chunks after every plugin's generateBundle.
+    writeBundle(options, bundle) {
       const chunks = new Map(
         Object.values(bundle).flatMap((item) => (item.type === 'chunk' ? [[item.fileName, item] as const] : [])),
       );
-      const entry = [...chunks.values()].find((chunk) => chunk.isEntry);
-      if (!entry) return;
-      const initial = new Set<string>();
+      const starts = [...chunks.values()].filter(
+        (chunk) => chunk.isEntry || (chunk.isDynamicEntry && chunk.facadeModuleId?.endsWith(SIGN_IN_PAGE)),
+      );
+      if (starts.length < 2) this.error(`No entry chunk or no chunk of ${SIGN_IN_PAGE}`);
+      const loaded = new Set<string>();
       const visit = (fileName: string) => {
-        if (initial.has(fileName)) return;
-        initial.add(fileName);
+        if (loaded.has(fileName)) return;
+        loaded.add(fileName);
         for (const imported of chunks.get(fileName)?.imports ?? []) visit(imported);
       };
-      visit(entry.fileName);
-      const files = [...initial].map((fileName) => ({
+      for (const start of starts) visit(start.fileName);
+      const code = (fileName: string) => {
+        const item = bundle[fileName];
+        if (item?.type === 'chunk') return item.code;
+        return item?.type === 'asset' ? item.source : '';
+      };
+      const boot = Object.keys(bundle).filter((fileName) => /^assets\/boot-[\w-]+\.js$/.test(fileName));
+      const files = [...boot, ...loaded].map((fileName) => ({
         file: fileName,
-        gzipBytes: gzipSync(chunks.get(fileName)?.code ?? '').length,
+        gzipBytes: gzipSync(code(fileName)).length,
       }));
       const gzipBytes = files.reduce((sum, file) => sum + file.gzipBytes, 0);
-      const report = { gzipBytes, budgetBytes: INITIAL_JS_BUDGET_BYTES, files };
-      this.emitFile({ type: 'asset', fileName: 'initial-js.json', source: `${JSON.stringify(report, null, 2)}\n` });
+      const report = { gzipBytes, budgetBytes: SIGN_IN_JS_BUDGET_BYTES, files };
+      writeFileSync(path.join(options.dir ?? 'dist', 'first-screen-js.json'), `${JSON.stringify(report, null, 2)}\n`);
       const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
-      console.log(`initial JavaScript: ${kb(gzipBytes)} gzip (budget ${kb(INITIAL_JS_BUDGET_BYTES)})`);
-      if (gzipBytes > INITIAL_JS_BUDGET_BYTES) {
-        this.error(`Initial JavaScript is ${kb(gzipBytes)} gzip, above the budget of ${kb(INITIAL_JS_BUDGET_BYTES)}`);
-      }
+      const figure = `Sign-in screen JavaScript: ${kb(gzipBytes)} gzip in ${files.length} files (budget ${kb(SIGN_IN_JS_BUDGET_BYTES)})`;
+      if (gzipBytes > SIGN_IN_JS_BUDGET_BYTES) this.warn(`${figure}: above the budget`);
+      else console.log(figure);
     },
   };
 }
 
 export default defineConfig({
-  plugins: [react(), bootScriptPlugin(), initialJsBudget()],
+  plugins: [react(), bootScriptPlugin(), signInJsBudget()],
+  resolve: {
+    alias: [
+      // react-toastify's default entry carries its stylesheet as a string it injects at run time; the
+      // unstyled one is the same API without it, and main.tsx loads the stylesheet as CSS. Every
+      // `import ... from 'react-toastify'` gets it, so that one toast store serves the app's container.
+      { find: /^react-toastify$/, replacement: 'react-toastify/unstyled' },
+    ],
+  },
   server: { proxy: { '/api': 'http://127.0.0.1:3000' } },
 });

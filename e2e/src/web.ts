@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { gzipSync } from 'node:zlib';
 import { TEST_ADMIN_EMAIL, TEST_ADMIN_PASSWORD } from '@data-platform/server/testing/test-server';
-import type { Browser, BrowserContextOptions, Locator, Page } from 'playwright-core';
+import type { Browser, BrowserContextOptions, Locator, Page, Response as PageResponse } from 'playwright-core';
 import { expect } from 'vitest';
 
 /** Screenshots kept after a run (gitignored). */
@@ -51,6 +52,71 @@ export async function openSignedIn(page: Page, url: string, email?: string, pass
   await signInWithForm(page, email, password);
   await page.getByTestId('user-menu').waitFor();
 }
+
+/** One JavaScript file a page fetched: its path, its size as served and gzipped. */
+export interface ScriptLoad {
+  path: string;
+  bytes: number;
+  /** Gzipped here (zlib's default level, as the build's own check does): the server sends it uncompressed. */
+  gzipBytes: number;
+}
+
+/** How long the network must stay quiet, and how long a first screen is watched at least. */
+const QUIET_MS = 500;
+const FIRST_SCREEN_MS = 3000;
+
+/**
+ * Opens `url` in `page` and answers every JavaScript file the browser fetched
+ * until `ready` has resolved, at least FIRST_SCREEN_MS have passed and no
+ * request has been in flight for QUIET_MS: what a first screen loads, including
+ * what it fetches right after it shows. Each file once, in the order it came.
+ */
+export async function firstScreenScripts(
+  page: Page,
+  url: string,
+  ready: (page: Page) => Promise<unknown>,
+): Promise<ScriptLoad[]> {
+  const loads = new Map<string, Promise<ScriptLoad>>();
+  let inFlight = 0;
+  let lastActivity = Date.now();
+  const started = () => {
+    inFlight += 1;
+    lastActivity = Date.now();
+  };
+  const ended = () => {
+    inFlight -= 1;
+    lastActivity = Date.now();
+  };
+  const answered = (response: PageResponse) => {
+    const type = response.headers()['content-type'] ?? '';
+    const path = new URL(response.url()).pathname;
+    if (!type.includes('javascript') || loads.has(path)) return;
+    loads.set(
+      path,
+      response.body().then((body) => ({ path, bytes: body.length, gzipBytes: gzipSync(body).length })),
+    );
+  };
+  page.on('request', started);
+  page.on('requestfinished', ended);
+  page.on('requestfailed', ended);
+  page.on('response', answered);
+  const start = Date.now();
+  await page.goto(url);
+  await ready(page);
+  for (;;) {
+    const now = Date.now();
+    if (now - start >= FIRST_SCREEN_MS && inFlight === 0 && now - lastActivity >= QUIET_MS) break;
+    await page.waitForTimeout(100);
+  }
+  page.off('request', started);
+  page.off('requestfinished', ended);
+  page.off('requestfailed', ended);
+  page.off('response', answered);
+  return Promise.all(loads.values());
+}
+
+/** The gzipped bytes of `loads` together. */
+export const gzipTotal = (loads: readonly ScriptLoad[]) => loads.reduce((sum, load) => sum + load.gzipBytes, 0);
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 

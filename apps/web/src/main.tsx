@@ -2,6 +2,8 @@
 import './app/zod-without-eval.ts';
 import '@fontsource-variable/inter/wght.css';
 import '@mantine/core/styles.css';
+// As a stylesheet: vite.config.ts gives the app react-toastify's entry without its injected styles.
+import 'react-toastify/ReactToastify.css';
 import './app/global.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';

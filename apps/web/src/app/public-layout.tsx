@@ -1,9 +1,30 @@
-import { ActionIcon, Box, Center, Group, Image, Menu, Paper, Stack, Text } from '@mantine/core';
+import { ActionIcon, Box, Center, Group, Image, Paper, Stack, Text } from '@mantine/core';
 import { IconAdjustments } from '@tabler/icons-react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router';
 import logo from './logo.svg';
-import { LanguageMenuItems, ThemeMenuItems } from './preferences.tsx';
+
+// The menu (Mantine's Menu and its floating layer) is not part of the sign-in screen's first load (issue #11).
+const PreferencesMenu = lazy(async () => ({ default: (await import('./preferences-menu.tsx')).PreferencesMenu }));
+
+/** Theme and language in a corner: a button until first used, then the menu, opened by that click. */
+function CornerPreferences() {
+  const { t } = useTranslation();
+  const [used, setUsed] = useState(false);
+  const label = `${t('userMenu.theme')} / ${t('userMenu.language')}`;
+  const button = (
+    <ActionIcon variant="default" size="lg" aria-label={label} aria-haspopup="menu" onClick={() => setUsed(true)}>
+      <IconAdjustments size={18} aria-hidden />
+    </ActionIcon>
+  );
+  if (!used) return button;
+  return (
+    <Suspense fallback={button}>
+      <PreferencesMenu label={label} />
+    </Suspense>
+  );
+}
 
 /** Sign-in and the other account screens: one card in the middle, theme and language in a corner. */
 export function PublicLayout() {
@@ -11,18 +32,7 @@ export function PublicLayout() {
   return (
     <Box mih="100dvh" bg="var(--mantine-color-default-hover)">
       <Group justify="flex-end" p="sm">
-        <Menu position="bottom-end" width={200}>
-          <Menu.Target>
-            <ActionIcon variant="default" size="lg" aria-label={`${t('userMenu.theme')} / ${t('userMenu.language')}`}>
-              <IconAdjustments size={18} aria-hidden />
-            </ActionIcon>
-          </Menu.Target>
-          <Menu.Dropdown>
-            <ThemeMenuItems />
-            <Menu.Divider />
-            <LanguageMenuItems />
-          </Menu.Dropdown>
-        </Menu>
+        <CornerPreferences />
       </Group>
       <Center px="sm" pb="xl">
         <Stack w="100%" maw={420} gap="lg">

@@ -1,5 +1,5 @@
 import { allPermissions, type Permission } from '@data-platform/shared/permissions';
-import { type ComponentType, useEffect } from 'react';
+import { type ComponentType, isValidElement, type ReactElement, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   createBrowserRouter,
@@ -9,19 +9,20 @@ import {
   type RouteObject,
   redirect,
   ScrollRestoration,
+  useLoaderData,
   useLocation,
 } from 'react-router';
 import { canRead, holds } from '../entity/access.ts';
 import { recordPageRoutes } from '../entity/record-page-routes.tsx';
 import { availableResourceRoutes } from '../entity/resource-routes.ts';
-import { i18n } from '../i18n/i18n.ts';
+import { i18n, loadSignedInNamespaces } from '../i18n/i18n.ts';
 import { languageOfPath, languages } from '../i18n/languages.ts';
 import { type CurrentUser, loadCurrentUser } from '../store/auth-slice.ts';
 import type { ResourceArea } from '../store/resource-slices.ts';
 import type { AppStore } from '../store/store.ts';
 import { ErrorPage } from './error-page.tsx';
 import { PublicLayout } from './public-layout.tsx';
-import { Shell, signInPathFor } from './shell.tsx';
+import { signInPathFor } from './sign-in-path.ts';
 
 /** The router's top: follows a language named in the address, restores scrolling. */
 function Root() {
@@ -41,6 +42,47 @@ function Root() {
 /** Nothing shows while the first loaders run: the splash covers that moment. */
 function NothingYet() {
   return null;
+}
+
+type Guard = (args: LoaderFunctionArgs) => Promise<unknown>;
+
+/** The page its route's loader loaded (see guardedPage). */
+function LoadedPage() {
+  return useLoaderData<ReactElement>();
+}
+
+/**
+ * A route whose module loads only once its guard lets the user through: a
+ * route's `lazy` loads in parallel with its loader, so a signed-out visit of
+ * `/` would fetch the home page's code only to be sent to sign-in (issue #11:
+ * the first screen's JavaScript is budgeted). With a kept session (a token)
+ * the code loads while the guard asks the server who the user is. The loader
+ * answers the page's element, made once.
+ */
+function guardedPage(
+  guard: Guard,
+  load: () => Promise<ReactElement>,
+  mayLoadEarly: () => boolean,
+): Pick<RouteObject, 'loader' | 'Component'> {
+  let loading: Promise<ReactElement> | undefined;
+  const loadOnce = () => {
+    if (!loading) {
+      loading = load();
+      // A failed load is tried again on the next visit.
+      loading.catch(() => {
+        loading = undefined;
+      });
+    }
+    return loading;
+  };
+  return {
+    loader: async (args) => {
+      const early = mayLoadEarly() ? loadOnce() : undefined;
+      await guard(args);
+      return early ?? loadOnce();
+    },
+    Component: LoadedPage,
+  };
 }
 
 /** List screens that are more than the generic list (users: invitations, access requests, Manage roles; custom data: its groups). */
@@ -111,56 +153,73 @@ export function createAppRouter(store: AppStore) {
     },
   ];
 
+  // With a kept session the page's code loads while the user is fetched; signed out, only after sign-in.
+  const hasToken = () => store.getState().auth.token !== null;
+  const page = (guard: Guard, load: () => Promise<ComponentType | ReactElement>) =>
+    guardedPage(
+      guard,
+      async () => {
+        const Page = await load();
+        return isValidElement(Page) ? Page : <Page />;
+      },
+      hasToken,
+    );
+
   const signedInRoutes: RouteObject[] = [
     {
       index: true,
-      loader: requireUser,
-      lazy: async () => ({ Component: (await import('../features/dashboard/home-page.tsx')).HomePage }),
+      ...page(requireUser, async () => (await import('../features/dashboard/home-page.tsx')).HomePage),
     },
     // A list at its root path, and its saved views at `<root>/views/<slug>`.
     ...availableResourceRoutes.flatMap((route) =>
       [route.path.slice(1), `${route.path.slice(1)}/views/:slug`].map(
         (path): RouteObject => ({
           path,
-          loader: requireRead(route.resource),
-          lazy: async () => {
+          ...page(requireRead(route.resource), async () => {
             const feature = featureListPages[route.resource];
-            if (feature) return { Component: await feature() };
+            if (feature) return feature();
             const { ListPage } = await import('../entity/list-page.tsx');
-            return { element: <ListPage resource={route.resource} rootPath={route.path} /> };
-          },
+            return <ListPage resource={route.resource} rootPath={route.path} />;
+          }),
         }),
       ),
     ),
     ...recordPageRoutes(requireUser),
     {
       path: 'users/:id/show',
-      loader: requireRead('users'),
-      lazy: async () => ({ Component: (await import('../features/users/user-show-page.tsx')).UserShowPage }),
+      ...page(requireRead('users'), async () => (await import('../features/users/user-show-page.tsx')).UserShowPage),
     },
     {
       path: 'roles',
-      loader: requirePermission('roles:manage'),
-      lazy: async () => ({ Component: (await import('../features/users/roles-page.tsx')).RolesPage }),
+      ...page(
+        requirePermission('roles:manage'),
+        async () => (await import('../features/users/roles-page.tsx')).RolesPage,
+      ),
     },
     {
       path: 'change-password',
-      loader: requireUser,
-      lazy: async () => ({ Component: (await import('../features/auth/change-password-page.tsx')).ChangePasswordPage }),
+      ...page(requireUser, async () => (await import('../features/auth/change-password-page.tsx')).ChangePasswordPage),
     },
     {
       path: 'outbox',
       // Mail with sign-in links is for administrators only (the API shows them nothing else).
-      loader: requirePermission(...allPermissions),
-      lazy: async () => ({ Component: (await import('../features/outbox/outbox-page.tsx')).OutboxPage }),
+      ...page(
+        requirePermission(...allPermissions),
+        async () => (await import('../features/outbox/outbox-page.tsx')).OutboxPage,
+      ),
     },
   ];
+
+  // The signed-in layout and the translations of the signed-in screens come with the first signed-in screen.
+  const loadShell = async () => {
+    const [{ Shell }] = await Promise.all([import('./shell.tsx'), loadSignedInNamespaces()]);
+    return Shell;
+  };
 
   const appRoutes: RouteObject[] = [
     { element: <PublicLayout />, children: publicRoutes },
     {
-      loader: requireUser,
-      element: <Shell />,
+      ...page(requireUser, loadShell),
       // Errors of a signed-in page show inside the shell, with the sidebar still there.
       children: [{ errorElement: <ErrorPage />, children: signedInRoutes }],
     },

@@ -1,5 +1,4 @@
-import { AnimatePresence, domAnimation, LazyMotion, m, useReducedMotion } from 'motion/react';
-import { useEffect, useState } from 'react';
+import { type CSSProperties, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   SPLASH_DURATION_MS,
@@ -11,54 +10,48 @@ import {
 import logo from './logo.svg';
 import classes from './splash.module.css';
 
+/** The stylesheet's timings, from the spec's constants. */
+const timings = {
+  '--splash-fade-out': `${SPLASH_FADE_OUT_S}s`,
+  '--splash-logo': `${SPLASH_LOGO_S}s`,
+  '--splash-name-delay': `${SPLASH_NAME_DELAY_S}s`,
+  '--splash-name-fade': `${SPLASH_NAME_FADE_S}s`,
+} as CSSProperties;
+
+type Stage = 'shown' | 'leaving' | 'gone';
+
 /**
  * The overlay of every start: the logo shrinks from large to small, the name
  * fades in, then the overlay fades out sliding down at 1800 ms, for good.
  * With reduced motion nothing moves; what is visible when stays the same.
+ * CSS animations (splash.module.css), not an animation library: the splash is
+ * on every first screen, whose JavaScript is budgeted (issue #11).
  */
 export function Splash() {
   const { t } = useTranslation();
-  const [visible, setVisible] = useState(true);
-  const still = useReducedMotion() ?? false;
+  const [stage, setStage] = useState<Stage>('shown');
 
   useEffect(() => {
-    const timer = setTimeout(() => setVisible(false), SPLASH_DURATION_MS);
-    return () => clearTimeout(timer);
+    const leave = setTimeout(() => setStage('leaving'), SPLASH_DURATION_MS);
+    const remove = setTimeout(() => setStage('gone'), SPLASH_DURATION_MS + SPLASH_FADE_OUT_S * 1000);
+    return () => {
+      clearTimeout(leave);
+      clearTimeout(remove);
+    };
   }, []);
 
+  if (stage === 'gone') return null;
   return (
-    <LazyMotion features={domAnimation} strict>
-      <AnimatePresence>
-        {visible && (
-          <m.div
-            key="splash"
-            className={classes.overlay}
-            data-testid="splash"
-            aria-hidden="true"
-            initial={{ opacity: 1, y: 0 }}
-            exit={still ? { opacity: 0 } : { opacity: 0, y: 48 }}
-            transition={{ duration: SPLASH_FADE_OUT_S, ease: 'easeIn' }}
-          >
-            <m.img
-              className={classes.logo}
-              src={logo}
-              alt=""
-              initial={still ? false : { scale: 2 }}
-              animate={{ scale: 1 }}
-              transition={{ duration: SPLASH_LOGO_S, ease: 'easeOut' }}
-            />
-            <m.div
-              className={classes.name}
-              data-testid="splash-name"
-              initial={{ opacity: 0 }}
-              animate={{ opacity: 1 }}
-              transition={{ delay: SPLASH_NAME_DELAY_S, duration: SPLASH_NAME_FADE_S }}
-            >
-              {t('appName')}
-            </m.div>
-          </m.div>
-        )}
-      </AnimatePresence>
-    </LazyMotion>
+    <div
+      className={stage === 'leaving' ? `${classes.overlay} ${classes.leaving}` : classes.overlay}
+      style={timings}
+      data-testid="splash"
+      aria-hidden="true"
+    >
+      <img className={classes.logo} src={logo} alt="" />
+      <div className={classes.name} data-testid="splash-name">
+        {t('appName')}
+      </div>
+    </div>
   );
 }

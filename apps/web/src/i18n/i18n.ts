@@ -7,14 +7,30 @@ import { languages } from './languages.ts';
 /** The namespaces the web app uses; `mail` beside them is the server's. */
 export const namespaces = ['common', 'auth', 'errors', 'dashboard', 'entities', 'options', 'record', 'users'] as const;
 
-// English ships in the first bundle (it is also every other language's fallback);
-// other languages are fetched when chosen.
-const english = import.meta.glob<ResourceKey>(
-  ['../../../../packages/shared/src/i18n/locales/en/*.json', '!**/mail.json'],
+/**
+ * What the screens before sign-in use (the splash, the account screens, the
+ * error page): English ships with them in the first bundle, as it is also
+ * every language's fallback. Everything else, the other namespaces and every
+ * other language, is fetched per language and namespace when needed (issue #11:
+ * the first screen's JavaScript is budgeted).
+ */
+const firstScreenNamespaces = ['common', 'auth', 'errors'] as const;
+const firstScreen = import.meta.glob<ResourceKey>(
+  [
+    '../../../../packages/shared/src/i18n/locales/en/common.json',
+    '../../../../packages/shared/src/i18n/locales/en/auth.json',
+    '../../../../packages/shared/src/i18n/locales/en/errors.json',
+  ],
   { eager: true, import: 'default' },
 );
-const others = import.meta.glob<ResourceKey>(
-  ['../../../../packages/shared/src/i18n/locales/*/*.json', '!**/en/*.json', '!**/mail.json'],
+const onDemand = import.meta.glob<ResourceKey>(
+  [
+    '../../../../packages/shared/src/i18n/locales/*/*.json',
+    '!**/mail.json',
+    '!**/en/common.json',
+    '!**/en/auth.json',
+    '!**/en/errors.json',
+  ],
   { import: 'default' },
 );
 
@@ -25,8 +41,8 @@ const lazyLocales: BackendModule = {
   type: 'backend',
   init() {},
   read(language, namespace, callback) {
-    const path = Object.keys(others).find((p) => languageOf(p) === language && namespaceOf(p) === namespace);
-    const load = path ? others[path] : undefined;
+    const path = Object.keys(onDemand).find((p) => languageOf(p) === language && namespaceOf(p) === namespace);
+    const load = path ? onDemand[path] : undefined;
     if (!load) {
       callback(null, {});
       return;
@@ -38,10 +54,15 @@ const lazyLocales: BackendModule = {
   },
 };
 
+/** Fetches the namespaces of the signed-in screens, in the current language and its fallback. */
+export async function loadSignedInNamespaces(): Promise<void> {
+  await i18n.loadNamespaces([...namespaces]);
+}
+
 /** Starts i18next: detection by path, html tag, cookie, browser; cached in localStorage. */
 export async function startI18n(): Promise<typeof i18n> {
   const resources = Object.fromEntries(
-    Object.entries(english).map(([path, resource]) => [namespaceOf(path), resource]),
+    Object.entries(firstScreen).map(([path, resource]) => [namespaceOf(path), resource]),
   );
   await i18n
     .use(lazyLocales)
@@ -54,7 +75,7 @@ export async function startI18n(): Promise<typeof i18n> {
       nonExplicitSupportedLngs: true,
       load: 'languageOnly',
       fallbackLng: DEFAULT_LANGUAGE,
-      ns: [...namespaces],
+      ns: [...firstScreenNamespaces],
       defaultNS: 'common',
       interpolation: { escapeValue: false },
       detection: {
