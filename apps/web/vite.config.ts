@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
@@ -87,10 +88,25 @@ function signInJsBudget(): Plugin {
   };
 }
 
-export default defineConfig({
+/**
+ * React Router's package names its development build for every condition; its
+ * production build is the same code with the development warnings switched
+ * off, so that the minifier drops them. The build uses it.
+ */
+const reactRouterDist = path.join(
+  path.dirname(createRequire(import.meta.url).resolve('react-router/package.json')),
+  'dist/production',
+);
+const reactRouterProduction = [
+  { find: /^react-router$/, replacement: path.join(reactRouterDist, 'index.mjs') },
+  { find: /^react-router\/dom$/, replacement: path.join(reactRouterDist, 'dom-export.mjs') },
+];
+
+export default defineConfig(({ command }) => ({
   plugins: [react(), bootScriptPlugin(), signInJsBudget()],
   resolve: {
     alias: [
+      ...(command === 'build' ? reactRouterProduction : []),
       // react-toastify's default entry carries its stylesheet as a string it injects at run time; the
       // unstyled one is the same API without it, and main.tsx loads the stylesheet as CSS. Every
       // `import ... from 'react-toastify'` gets it, so that one toast store serves the app's container.
@@ -98,4 +114,4 @@ export default defineConfig({
     ],
   },
   server: { proxy: { '/api': 'http://127.0.0.1:3000' } },
-});
+}));
