@@ -40,6 +40,7 @@ export const auditEvents = defineEntity({
   label: 'Audit event',
   labelPlural: 'Audit events',
   display: 'type',
+  // No screen reads it.
   clientState: false,
   access: { read: 'users:manage' },
   pathAlias: 'audit-events',

@@ -149,9 +149,10 @@ export interface EntityDescription {
   seed?: true;
   /**
    * The web app keeps a data area (a top-level key of its Redux state, named
-   * after the entity) for every entity but those with `clientState: false`,
-   * which it reads only through their own screens' queries. The spec's data
-   * areas are exactly the entities with one, plus the non-entity areas.
+   * after the entity: its RTK Query cache) for every entity but those with
+   * `clientState: false`, which no screen reads. The spec's data areas are
+   * among them, with the non-entity areas (auth, lands, configs, layouts,
+   * customFields) beside.
    */
   clientState?: false;
 }

@@ -12,7 +12,6 @@ export const outbox = defineEntity({
   label: 'Mail',
   labelPlural: 'Outbox',
   display: 'subject',
-  clientState: false,
   access: { read: 'users:manage' },
   privateTo: 'to',
   fields: {

@@ -10,8 +10,6 @@ export const roles = defineEntity({
   label: 'Role',
   labelPlural: 'Roles',
   display: 'name',
-  // Read through the users screens' own queries.
-  clientState: false,
   // Changed through the roles routes, which keep built-in roles as they are.
   operations: ['list', 'get'],
   ownOperations: ['create', 'update', 'delete'],

@@ -7,8 +7,6 @@ export const states = defineEntity({
   label: 'State',
   labelPlural: 'States',
   display: 'name',
-  // Read as countries' joined states.
-  clientState: false,
   fields: {
     countryId: {
       type: 'reference',
