@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, adminClient, type Factories, factories, unique } from '../testing/factories.ts';
+import { type ApiClient, adminClient, errorOf, type Factories, factories, unique } from '../testing/factories.ts';
 import { importFile } from '../testing/imports.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
 
@@ -22,7 +22,7 @@ beforeAll(async () => {
   make = factories(admin);
   const defined = await admin.post('/api/v1/custom-data', { entity: 'companies', name: NAME, type: 'rating' });
   expect(defined.status, JSON.stringify(defined.body)).toBe(201);
-  key = String((defined.body as { key: string }).key);
+  key = String(defined.body.key);
 });
 
 afterAll(async () => server?.close());
@@ -60,7 +60,7 @@ describe('a rating custom field', () => {
     ] as const) {
       const answer = await admin.post('/api/v1/companies', { name: 'Wrong', city, [key]: value });
       expect(answer.status).toBe(400);
-      expect((answer.body as { error: { fields: Record<string, string> } }).error.fields).toEqual({ [key]: message });
+      expect(errorOf(answer).fields).toEqual({ [key]: message });
     }
     expect(names(await companiesIn(city, 'sort=name'))).toEqual(['Five']);
   });
