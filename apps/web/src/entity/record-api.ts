@@ -1,4 +1,5 @@
 import { skipToken } from '@reduxjs/toolkit/query';
+import { api } from '../store/api.ts';
 import type { ListArgs, RecordArgs } from '../store/resource-api.ts';
 import { isResourceArea, resourceApi, resourceAreas } from '../store/resource-slices.ts';
 
@@ -8,7 +9,7 @@ const anyResourceArea = resourceAreas[0] as string;
  * The generic screens' hooks over the data areas: each takes the resource
  * and uses that resource's area (store/resource-api.ts), so a record read, a
  * list and a write share one cache and its tags. A screen's resource does
- * not change while it is mounted (the pages are keyed by resource).
+ * not change while it is mounted (the list page is keyed by resource).
  */
 
 interface QueryOptions {
@@ -16,14 +17,27 @@ interface QueryOptions {
   refetchOnMountOrArgChange?: boolean;
 }
 
-/** One record, with the relations named in `join` (a resource without a data area has none: skipped). */
-export function useRecordQuery(args: RecordArgs & { resource: string }, options?: QueryOptions) {
-  const { resource, ...record } = args;
-  const known = isResourceArea(resource);
-  return resourceApi(known ? resource : anyResourceArea).useRecordQuery(known ? record : skipToken, options);
+/**
+ * The reads take the resource, and read its data area, or for a resource the
+ * app keeps no area for (`clientState: false`: roles, states...) the api of
+ * the resources read by their own screens. Both hooks run on every render
+ * (hooks may not be called conditionally), the one not needed skipped.
+ */
+function areaOf(resource: string) {
+  const kept = isResourceArea(resource);
+  return { kept, area: resourceApi(kept ? resource : anyResourceArea) };
 }
 
-/** Reads one record when asked (the current version after a refused save). */
+/** One record, with the relations named in `join`. */
+export function useRecordQuery(args: RecordArgs & { resource: string }, options?: QueryOptions) {
+  const { resource, ...record } = args;
+  const { kept, area } = areaOf(resource);
+  const inArea = area.useRecordQuery(kept ? record : skipToken, options);
+  const elsewhere = api.useRecordElsewhereQuery(kept ? skipToken : args, options);
+  return kept ? inArea : elsewhere;
+}
+
+/** Reads one record when asked (the current version after a refused save); resources with a data area. */
 export function useLazyRecordQuery(resource: string) {
   return resourceApi(resource).useLazyRecordQuery();
 }
@@ -31,18 +45,19 @@ export function useLazyRecordQuery(resource: string) {
 /** Pages of a resource's rows (or of the rows related to one record, `under`), Load More... by cursor. */
 export function useListInfiniteQuery(args: ListArgs & { resource: string }, options?: QueryOptions) {
   const { resource, ...list } = args;
-  return resourceApi(resource).useListInfiniteQuery(list, options);
+  const { kept, area } = areaOf(resource);
+  const inArea = area.useListInfiniteQuery(kept ? list : skipToken, options);
+  const elsewhere = api.useListElsewhereInfiniteQuery(kept ? skipToken : args, options);
+  return kept ? inArea : elsewhere;
 }
 
-/**
- * Records of `resource` whose searchable fields match `q`, named by their
- * `display` field (a reference picker). A resource without a data area finds
- * nothing: the hook still runs (hooks run on every render), skipped.
- */
+/** Records of `resource` whose searchable fields match `q`, named by their `display` field (a reference picker). */
 export function useSearchQuery(args: { resource: string; display: string; q: string }, options?: { skip?: boolean }) {
   const { resource, ...search } = args;
-  const known = isResourceArea(resource);
-  return resourceApi(known ? resource : anyResourceArea).useSearchQuery(known ? search : skipToken, options);
+  const { kept, area } = areaOf(resource);
+  const inArea = area.useSearchQuery(kept ? search : skipToken, options);
+  const elsewhere = api.useSearchElsewhereQuery(kept ? skipToken : args, options);
+  return kept ? inArea : elsewhere;
 }
 
 export const useCreateRecordMutation = (resource: string) => resourceApi(resource).useCreateMutation();

@@ -1,8 +1,10 @@
 import { allFields, type EntityDescription } from '@data-platform/shared/entities/entity';
 import { entityList, findEntity } from '@data-platform/shared/entities/registry';
-import type { ListenerMiddlewareInstance, UnknownAction } from '@reduxjs/toolkit';
+import type { Dispatch, ListenerMiddlewareInstance } from '@reduxjs/toolkit';
+import { api } from './api.ts';
 import { customFieldsApi, customFieldsSources } from './custom-fields-area.ts';
 import { isResourceArea, resourceApi } from './resource-slices.ts';
+import { recordsWritten } from './written.ts';
 
 /**
  * The entities whose rows an entity's reads show: what its reference fields
@@ -26,8 +28,9 @@ function shownBy(entity: EntityDescription): Set<string> {
 }
 
 /**
- * For each resource, the other data areas that show its rows and so must be
- * read again when one is written: derived once from the entity descriptions.
+ * For each resource, the other resources (and the custom fields area) that
+ * show its rows and so must be read again when one is written: derived once
+ * from the entity descriptions.
  */
 const showingAreas: ReadonlyMap<string, readonly string[]> = (() => {
   const showing = new Map<string, string[]>();
@@ -39,29 +42,30 @@ const showingAreas: ReadonlyMap<string, readonly string[]> = (() => {
   return showing;
 })();
 
-/** The data areas other than `resource`'s own that show its rows (its own area's tags its mutations invalidate). */
+/** The caches other than `resource`'s own that show its rows: data areas, or resources read by their own screens. */
 export function areasShowing(resource: string): readonly string[] {
   return showingAreas.get(resource) ?? [];
 }
 
-/** `companies/executeMutation/fulfilled`: RTK Query's action for a mutation that succeeded in the `companies` area. */
-const MUTATION_FULFILLED = /^([^/]+)\/executeMutation\/fulfilled$/;
+/** Reads again what shows records of `resource`: its data area's (or, without one, its own screens') and others'. */
+function readAgain(resource: string, dispatch: Dispatch): void {
+  if (!isResourceArea(resource)) dispatch(api.util.invalidateTags([{ type: 'Resource', id: resource }]));
+  for (const area of areasShowing(resource)) {
+    if (area === customFieldsApi.reducerPath) dispatch(customFieldsApi.util.invalidateTags(['List']));
+    else if (isResourceArea(area)) dispatch(resourceApi(area).util.invalidateTags(['List', 'Record']));
+    else dispatch(api.util.invalidateTags([{ type: 'Resource', id: area }]));
+  }
+}
 
 /**
- * After a successful write in one area, every area showing its rows reads
- * its lists and records again: a renamed company shows in the deals that
- * name it, a new link in both records' relation panels. The one place where
- * caches of different areas meet.
+ * After a write (announced by the mutation, written.ts), every cache showing
+ * the written rows reads them again: a renamed company shows in the deals
+ * that name it, a new link in both records' relation panels, a renamed role
+ * in the users list. The one place where caches of different areas meet.
  */
 export function invalidateAcrossAreas<State>(listeners: ListenerMiddlewareInstance<State>): void {
   listeners.startListening({
-    predicate: (action: UnknownAction) => MUTATION_FULFILLED.test(action.type),
-    effect: (action, { dispatch }) => {
-      const written = MUTATION_FULFILLED.exec(action.type)?.[1] ?? '';
-      for (const area of areasShowing(written)) {
-        if (area === customFieldsApi.reducerPath) dispatch(customFieldsApi.util.invalidateTags(['List']));
-        else if (isResourceArea(area)) dispatch(resourceApi(area).util.invalidateTags(['List', 'Record']));
-      }
-    },
+    actionCreator: recordsWritten,
+    effect: ({ payload }, { dispatch }) => readAgain(payload.resource, dispatch),
   });
 }

@@ -1,8 +1,9 @@
 import type { ListResponse } from '@data-platform/shared/query/list-query';
 import { createApi } from '@reduxjs/toolkit/query/react';
-import { baseQuery } from './base-query.ts';
+import { baseQuery, type Call } from './base-query.ts';
 import { type BulkOutcome, forEachRow } from './bulk.ts';
 import { apiDownload, apiUpload, queryString, saveFile, toFailure } from './http.ts';
+import { announcesWrite } from './written.ts';
 
 /** A row as the API answers it: `id` plus what was selected and joined. */
 export type Row = { id: number } & Record<string, unknown>;
@@ -20,6 +21,11 @@ export interface RecordArgs {
   /** The fields to read (all when absent), and the relations to join. */
   select?: readonly string[];
   join?: readonly string[];
+}
+
+export interface SearchArgs {
+  display: string;
+  q: string;
 }
 
 export interface UpdateArgs {
@@ -51,10 +57,40 @@ const withCursor = (params: readonly [string, string][], cursor: string | null):
   cursor ? [...params, ['cursor', cursor]] : [...params];
 
 /**
+ * The generic API's calls, built once for the data areas' endpoints and for
+ * the resources read only by their own screens (store/api.ts).
+ */
+export const genericCalls = {
+  list: (resource: string, { params, under }: ListArgs, cursor: string | null): Call => {
+    const search = queryString(withCursor(params, cursor));
+    return { path: `/${resource}${under ? `/${under}` : ''}${search ? `?${search}` : ''}` };
+  },
+  record: (resource: string, { id, select, join }: RecordArgs): Call => {
+    const search = queryString({ select: select?.join(','), join: join?.length ? join.join(',') : undefined });
+    return { path: `/${resource}/${id}${search ? `?${search}` : ''}` };
+  },
+  search: (resource: string, { display, q }: SearchArgs): Call => ({
+    path: `/${resource}?${queryString([
+      ['select', display],
+      ['pageSize', SEARCH_PAGE_SIZE],
+      ...(q.trim() ? [['q', q.trim()] as [string, string]] : [['sort', display] as [string, string]]),
+    ])}`,
+  }),
+  create: (resource: string, body: Record<string, unknown>): Call => ({ path: `/${resource}`, method: 'POST', body }),
+  update: (resource: string, { id, version, body }: UpdateArgs): Call => ({
+    path: `/${resource}/${id}`,
+    method: 'PATCH',
+    body,
+    headers: { 'if-match': String(version) },
+  }),
+  remove: (resource: string, id: number): Call => ({ path: `/${resource}/${id}`, method: 'DELETE' }),
+};
+
+/**
  * The data area of one resource: its RTK Query cache, mounted at the area's
  * name (`state.companies`). Every resource gets the same generic endpoints
- * over `/api/v1/{resource}`; what a write here changes in other areas is
- * invalidated by store/invalidation.ts, from the entity descriptions.
+ * over `/api/v1/{resource}`; each write announces itself (written.ts), and
+ * store/invalidation.ts reads again what other areas show of it.
  *
  * Tags: `List` is every list, search and page of the area; `Record` one record.
  */
@@ -67,47 +103,33 @@ export function createResourceApi(resource: string) {
       /** The generic get-all: pages of `GET /{resource}` by cursor (Load More...). */
       list: build.infiniteQuery<ListResponse<Row>, ListArgs, string | null>({
         infiniteQueryOptions: { initialPageParam: null, getNextPageParam: (last) => last.nextCursor },
-        query: ({ queryArg: { params, under }, pageParam }) => {
-          const search = queryString(withCursor(params, pageParam));
-          return { path: `/${resource}${under ? `/${under}` : ''}${search ? `?${search}` : ''}` };
-        },
+        query: ({ queryArg, pageParam }) => genericCalls.list(resource, queryArg, pageParam),
         providesTags: ['List'],
       }),
       record: build.query<Row, RecordArgs>({
-        query: ({ id, select, join }) => {
-          const search = queryString({ select: select?.join(','), join: join?.length ? join.join(',') : undefined });
-          return { path: `/${resource}/${id}${search ? `?${search}` : ''}` };
-        },
+        query: (args) => genericCalls.record(resource, args),
         providesTags: (_result, _error, { id }) => [{ type: 'Record', id }],
       }),
       /** Records whose searchable fields match `q` (a reference picker), by their display field. */
-      search: build.query<Row[], { display: string; q: string }>({
-        query: ({ display, q }) => ({
-          path: `/${resource}?${queryString([
-            ['select', display],
-            ['pageSize', SEARCH_PAGE_SIZE],
-            ...(q.trim() ? [['q', q.trim()] as [string, string]] : [['sort', display] as [string, string]]),
-          ])}`,
-        }),
+      search: build.query<Row[], SearchArgs>({
+        query: (args) => genericCalls.search(resource, args),
         transformResponse: (answer: ListResponse<Row>) => answer.data,
         providesTags: ['List'],
       }),
       create: build.mutation<Row, Record<string, unknown>>({
-        query: (body) => ({ path: `/${resource}`, method: 'POST', body }),
+        query: (body) => genericCalls.create(resource, body),
         invalidatesTags: (_result, error) => (error ? [] : ['List']),
+        onQueryStarted: announcesWrite(resource),
       }),
       update: build.mutation<Row, UpdateArgs>({
-        query: ({ id, version, body }) => ({
-          path: `/${resource}/${id}`,
-          method: 'PATCH',
-          body,
-          headers: { 'if-match': String(version) },
-        }),
+        query: (args) => genericCalls.update(resource, args),
         invalidatesTags: (_result, error, { id }) => (error ? [] : ['List', { type: 'Record', id }]),
+        onQueryStarted: announcesWrite(resource),
       }),
       remove: build.mutation<void, number>({
-        query: (id) => ({ path: `/${resource}/${id}`, method: 'DELETE' }),
+        query: (id) => genericCalls.remove(resource, id),
         invalidatesTags: (_result, error, id) => (error ? [] : ['List', { type: 'Record', id }]),
+        onQueryStarted: announcesWrite(resource),
       }),
       /**
        * The same change on many rows, each claiming the version it was shown
@@ -117,30 +139,29 @@ export function createResourceApi(resource: string) {
       bulkUpdate: build.mutation<BulkResult, { rows: readonly BulkRow[]; changes: Record<string, unknown> }>({
         queryFn: async ({ rows, changes }, _api, _options, call) => {
           const outcome = await forEachRow(rows, async (row) => {
-            const answer = await call({
-              path: `/${resource}/${row.id}`,
-              method: 'PATCH',
-              body: changes,
-              headers: { 'if-match': String(row.version ?? '') },
-            });
+            const answer = await call(
+              genericCalls.update(resource, { id: row.id, version: Number(row.version), body: changes }),
+            );
             if (answer.error) throw answer.error;
             return row.id;
           });
           return { data: outcome };
         },
         invalidatesTags: (result) => doneTags(result),
+        onQueryStarted: announcesWrite(resource),
       }),
       /** Deletes many rows; one that cannot be deleted (or is already gone) is reported, the others are deleted. */
       bulkRemove: build.mutation<BulkResult, { rows: readonly BulkRow[] }>({
         queryFn: async ({ rows }, _api, _options, call) => {
           const outcome = await forEachRow(rows, async (row) => {
-            const answer = await call({ path: `/${resource}/${row.id}`, method: 'DELETE' });
+            const answer = await call(genericCalls.remove(resource, row.id));
             if (answer.error) throw answer.error;
             return row.id;
           });
           return { data: outcome };
         },
         invalidatesTags: (result) => doneTags(result),
+        onQueryStarted: announcesWrite(resource),
       }),
       /** A CSV or XLSX file of new records, imported all or none. */
       importFile: build.mutation<{ created: number }, File>({
@@ -150,6 +171,7 @@ export function createResourceApi(resource: string) {
           return { path: `/${resource}/import`, method: 'POST', body: form };
         },
         invalidatesTags: (_result, error) => (error ? [] : ['List']),
+        onQueryStarted: announcesWrite(resource),
       }),
       /** Every row the list parameters match, written as CSV or XLSX and handed to the browser; answers the file name. */
       exportFile: build.mutation<string, { params: readonly [string, string][]; format: 'csv' | 'xlsx' }>({
@@ -190,6 +212,7 @@ export function createResourceApi(resource: string) {
           }
         },
         invalidatesTags: (_result, error) => (error ? [] : ['List']),
+        onQueryStarted: announcesWrite(resource),
       }),
     }),
   });

@@ -1,11 +1,13 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TOKEN_STORAGE_KEY } from '../constants.ts';
+import { api } from './api.ts';
 import { logout } from './auth-slice.ts';
 import { queryString } from './http.ts';
 import { areasShowing } from './invalidation.ts';
 import { resourceApi } from './resource-slices.ts';
 import { createStore } from './store.ts';
+import { recordsWritten } from './written.ts';
 
 /** The data areas the spec lists (§3), each a top-level key of the state. */
 const specAreas = [
@@ -158,6 +160,33 @@ describe('what a write reads again', () => {
     ]);
     shown.unsubscribe();
     vi.unstubAllGlobals();
+  });
+});
+
+describe('resources kept in no data area', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('are read through the api of their own screens, and a write to one reads again what shows it', async () => {
+    localStorage.setItem(TOKEN_STORAGE_KEY, 'kept');
+    answer(() => json(page([1], null)));
+    const { store } = createStore();
+    expect(Object.keys(store.getState())).not.toContain('roles');
+    const roles = store.dispatch(
+      api.endpoints.listElsewhere.initiate({ resource: 'roles', params: [['select', 'name']] }),
+    );
+    const users = store.dispatch(resourceApi('users').endpoints.list.initiate({ params: [['select', 'fullName']] }));
+    await Promise.all([roles, users]);
+    store.dispatch(recordsWritten({ resource: 'roles' }));
+    await settle();
+    await settle();
+    expect(calls.map((call) => call.url).filter((url) => !url.startsWith('/api/v1/countries'))).toEqual([
+      '/api/v1/roles?select=name',
+      '/api/v1/users?select=fullName',
+      '/api/v1/roles?select=name',
+      '/api/v1/users?select=fullName',
+    ]);
+    roles.unsubscribe();
+    users.unsubscribe();
   });
 });
 

@@ -1,4 +1,4 @@
-import { entityList } from '@data-platform/shared/entities/registry';
+import { clientStateEntities } from '@data-platform/shared/entities/registry';
 import type { Reducer } from '@reduxjs/toolkit';
 import { COUNTRIES_PAGE_SIZE } from '../constants.ts';
 import { customFieldsApi } from './custom-fields-area.ts';
@@ -7,11 +7,12 @@ import { createResourceApi, type ListArgs, type ResourceApi } from './resource-a
 export type { Row } from './resource-api.ts';
 
 /**
- * The record data areas of the state: one per entity description (the
- * spec's companies, funds, contacts... and any entity added later), each the
- * RTK Query cache of that resource, mounted under the resource's name.
+ * The record data areas of the state: one per entity the web app keeps in
+ * client state (the spec's companies, funds, contacts... and any entity added
+ * later without `clientState: false`), each the RTK Query cache of that
+ * resource, mounted under the resource's name.
  */
-export const resourceAreas: readonly string[] = entityList.map((entity) => entity.name);
+export const resourceAreas: readonly string[] = clientStateEntities.map((entity) => entity.name);
 /** A resource with a data area of its own (named as the resource). */
 export type ResourceArea = string;
 

@@ -1,8 +1,11 @@
 import type { Invitation } from '@data-platform/shared/auth/user-schemas';
 import type { Permission } from '@data-platform/shared/permissions';
 import type { ListResponse } from '@data-platform/shared/query/list-query';
+import { api } from '../../store/api.ts';
 import { queryString } from '../../store/http.ts';
+import { genericCalls } from '../../store/resource-api.ts';
 import { type Row, resourceApi } from '../../store/resource-slices.ts';
+import { announcesWrite } from '../../store/written.ts';
 
 /** A role as the roles screens use it. */
 export interface RoleRow {
@@ -15,11 +18,11 @@ export interface RoleRow {
 }
 
 /** What a role is made of in the role form and the API's create/update body. */
-export type RoleBody = {
+export interface RoleBody {
   name: string;
   description: string | null;
   permissions: Permission[];
-};
+}
 
 /** One security event of a user's recent activity. */
 export interface ActivityRow {
@@ -39,22 +42,41 @@ const ROLES_PAGE_SIZE = 1000;
 const REQUESTS_PAGE_SIZE = 100;
 const ACTIVITY_PAGE_SIZE = 20;
 
+const ROLES = 'roles';
+const rolesTag = { type: 'Resource' as const, id: ROLES };
+
 /**
- * The roles area's own read: every role with what the role screens show.
- * Its writes are the area's generic create, update and delete.
+ * The roles screens' calls (roles are kept in no data area: their own
+ * screens read them): every role with what the screens show, and the writes,
+ * which say so (the users list names each user's role).
  */
-const rolesArea = resourceApi('roles').injectEndpoints({
+const rolesApi = api.injectEndpoints({
   endpoints: (build) => ({
     roles: build.query<RoleRow[], void>({
       query: () => ({
-        path: `/roles?${queryString([
+        path: `/${ROLES}?${queryString([
           ['select', 'version,name,description,permissions,builtIn'],
           ['sort', 'name'],
           ['pageSize', String(ROLES_PAGE_SIZE)],
         ])}`,
       }),
       transformResponse: (answer: ListResponse<RoleRow>) => answer.data,
-      providesTags: ['List'],
+      providesTags: [rolesTag],
+    }),
+    createRole: build.mutation<RoleRow, RoleBody>({
+      query: (body) => genericCalls.create(ROLES, { ...body }),
+      invalidatesTags: (_result, error) => (error ? [] : [rolesTag]),
+      onQueryStarted: announcesWrite(ROLES),
+    }),
+    updateRole: build.mutation<RoleRow, { id: number; version: number; body: RoleBody }>({
+      query: (args) => genericCalls.update(ROLES, { ...args, body: { ...args.body } }),
+      invalidatesTags: (_result, error) => (error ? [] : [rolesTag]),
+      onQueryStarted: announcesWrite(ROLES),
+    }),
+    deleteRole: build.mutation<void, number>({
+      query: (id) => genericCalls.remove(ROLES, id),
+      invalidatesTags: (_result, error) => (error ? [] : [rolesTag]),
+      onQueryStarted: announcesWrite(ROLES),
     }),
   }),
 });
@@ -64,7 +86,9 @@ const rolesArea = resourceApi('roles').injectEndpoints({
  * decisions, invitations, and a user's activity from the audit events (read
  * again when the user is written).
  */
-const usersArea = resourceApi('users').injectEndpoints({
+const USERS = 'users';
+
+const usersArea = resourceApi(USERS).injectEndpoints({
   endpoints: (build) => ({
     accessRequests: build.query<ListResponse<Row>, void>({
       query: () => ({
@@ -80,10 +104,12 @@ const usersArea = resourceApi('users').injectEndpoints({
     inviteUser: build.mutation<Row, Invitation>({
       query: (body) => ({ path: '/users/invitations', method: 'POST', body }),
       invalidatesTags: (_result, error) => (error ? [] : ['List']),
+      onQueryStarted: announcesWrite(USERS),
     }),
     resendInvitation: build.mutation<Row, number>({
       query: (id) => ({ path: `/users/${id}/resend-invitation`, method: 'POST' }),
       invalidatesTags: (_result, error, id) => (error ? [] : ['List', { type: 'Record', id }]),
+      onQueryStarted: announcesWrite(USERS),
     }),
     decideAccess: build.mutation<Row, { id: number; decision: 'approve' | 'reject'; roleId?: number }>({
       query: ({ id, decision, roleId }) => ({
@@ -92,6 +118,7 @@ const usersArea = resourceApi('users').injectEndpoints({
         body: decision === 'approve' ? { roleId } : {},
       }),
       invalidatesTags: (_result, error, { id }) => (error ? [] : ['List', { type: 'Record', id }]),
+      onQueryStarted: announcesWrite(USERS),
     }),
     userActivity: build.infiniteQuery<ListResponse<ActivityRow>, number, string | null>({
       infiniteQueryOptions: { initialPageParam: null, getNextPageParam: (last) => last.nextCursor },
@@ -117,12 +144,7 @@ const usersArea = resourceApi('users').injectEndpoints({
   }),
 });
 
-export const {
-  useRolesQuery,
-  useCreateMutation: useCreateRoleMutation,
-  useUpdateMutation: useUpdateRoleMutation,
-  useRemoveMutation: useDeleteRoleMutation,
-} = rolesArea;
+export const { useRolesQuery, useCreateRoleMutation, useUpdateRoleMutation, useDeleteRoleMutation } = rolesApi;
 
 export const {
   useAccessRequestsQuery,
