@@ -138,9 +138,11 @@ describe('signing in and the account screens', () => {
     await page.getByRole('button', { name: 'Accept invitation' }).click();
     await page.getByRole('heading', { name: 'Welcome, Ines Invited' }).waitFor();
     await page.getByText('Welcome to Data Platform, Ines Invited.').waitFor();
+    // The session now held is the invited user's own.
     const after = await heldToken(page);
-    expect(after).not.toBeNull();
-    expect(await me(after)).toBe(200);
+    const who = await fetch(`${server.url}/api/v1/auth/me`, { headers: { authorization: `Bearer ${after}` } });
+    expect(who.status).toBe(200);
+    expect(((await who.json()) as { email: string }).email).toBe(email);
     await page.context().close();
   });
 

@@ -192,7 +192,12 @@ describe('record pages: show, edit, create modal, links, notes, files', () => {
     await page.getByRole('option', { name: 'USD', exact: true }).click();
     await dialog.getByRole('button', { name: 'Save' }).click();
     await panel.getByText('$5,000,000').waitFor();
-    expect(investor.id).toBeGreaterThan(0);
+    const linked = (await (await server.fetch(`/api/v1/deals/${id}/investors?select=name`)).json()) as {
+      data: { id: number; name: string; link: { commitment: unknown } }[];
+    };
+    expect(linked.data.map(({ id, name, link }) => ({ id, name, commitment: link.commitment }))).toEqual([
+      { id: investor.id, name: 'Pension Fund Lux', commitment: { amount: 5000000, currency: 'USD' } },
+    ]);
 
     // Someone else saves while this user edits.
     await page.getByRole('link', { name: 'Edit' }).click();
