@@ -28,6 +28,18 @@ import { tasks } from './tasks.ts';
 import { users } from './users.ts';
 
 /**
+ * Adding an entity (tasks.ts is the example):
+ * 1. its description file here, with the flags of where it takes part
+ *    (permissions, customizable, attachable, navigation, dashboard, seed;
+ *    see EntityDescription), and its line in the list below;
+ * 2. `npm run db:generate` (apps/server): check the SQL it writes;
+ * 3. `node --import tsx packages/shared/src/i18n/write-english-locale.ts`,
+ *    then the same keys translated in the other languages' entities.json and
+ *    options.json (apps/web/src/i18n/locales.test.ts holds both);
+ * 4. with `seed`, its generator in apps/server/src/seed/generators/ and its
+ *    line in generators/index.ts.
+ * Built-in roles gain its permissions at the next start (bootstrap.ts).
+ *
  * Every entity, in an order where a referenced entity comes before those that
  * reference it. This is the one list of entities: every other one is derived
  * from the descriptions' flags (see EntityDescription), here or in permissions.ts.
