@@ -21,11 +21,12 @@ import { Link, Navigate, Outlet, useLocation } from 'react-router';
 import { canRead, holds } from '../entity/access.ts';
 import { RecordModalSlot, type RecordModals } from '../entity/record-modal-slot.tsx';
 import { availableResourceRoutes } from '../entity/resource-routes.ts';
-import { languageOfPath, stripLanguage, withLanguage } from '../i18n/languages.ts';
+import { stripLanguage } from '../i18n/languages.ts';
 import { useLocalizedPath } from '../i18n/use-localized-path.ts';
 import { useAppSelector } from '../store/hooks.ts';
 import logo from './logo.svg';
 import classes from './shell.module.css';
+import { signInPathFor } from './sign-in-path.ts';
 import { UserMenu } from './user-menu.tsx';
 
 const icons: Record<string, typeof IconHome> = {
@@ -48,12 +49,6 @@ const featureModals: Record<string, RecordModals> = {
     edit: lazy(async () => ({ default: (await import('../features/users/edit-user-modal.tsx')).EditUserModal })),
   },
 };
-
-/** `/sign-in?redirect=<where the user was>`, under the same language prefix. */
-export function signInPathFor(pathname: string, search: string): string {
-  const signIn = withLanguage('/sign-in', languageOfPath(pathname));
-  return `${signIn}?redirect=${encodeURIComponent(`${pathname}${search}`)}`;
-}
 
 /** The signed-in layout: header with the user's menu, sidebar, and the page. */
 export function Shell() {

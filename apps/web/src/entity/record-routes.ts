@@ -1,9 +1,8 @@
-import { requiredPermissions } from '@data-platform/shared/entities/access';
 import type { AccessAction, EntityDescription } from '@data-platform/shared/entities/entity';
-import { findEntity, navigableEntities } from '@data-platform/shared/entities/registry';
+import { navigableEntities } from '@data-platform/shared/entities/registry';
 import type { CurrentUser } from '../store/auth-slice.ts';
 import { useAppSelector } from '../store/hooks.ts';
-import { holds } from './access.ts';
+import { can } from './access.ts';
 import { listPathOf } from './resource-routes.ts';
 
 type RecordScreens = NonNullable<NonNullable<EntityDescription['navigation']>['records']>;
@@ -53,8 +52,7 @@ export function recordPath(resource: string, id: number | string, mode: 'show' |
 
 /** True when the user's role allows the action on the resource (the API checks it again). */
 export function mayDo(user: CurrentUser | undefined, resource: string, action: AccessAction): boolean {
-  const entity = findEntity(resource);
-  return entity !== undefined && holds(user, requiredPermissions(entity, action));
+  return can(user, resource, action);
 }
 
 /** `may('update')`: what the signed-in user's role allows on a resource. */
