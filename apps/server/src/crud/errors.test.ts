@@ -131,11 +131,21 @@ describe('list parameters', () => {
     expect(refused(await list({ sort: 'description' }), 400, 'validation_failed')).toEqual({
       sort: 'Field description cannot be sorted',
     });
-    expect(refused(await list({ pageSize: '1001' }), 400, 'validation_failed')).toHaveProperty('pageSize');
-    expect(refused(await list({ pageSize: '0' }), 400, 'validation_failed')).toHaveProperty('pageSize');
-    expect(refused(await list({ page: '0' }), 400, 'validation_failed')).toHaveProperty('page');
-    expect(refused(await list({ page: 'two' }), 400, 'validation_failed')).toHaveProperty('page');
-    expect(refused(await list({ cursor: 'garbage' }), 400, 'validation_failed')).toHaveProperty('cursor');
+    expect(refused(await list({ pageSize: '1001' }), 400, 'validation_failed')).toEqual({
+      pageSize: 'Too big: expected number to be <=1000',
+    });
+    expect(refused(await list({ pageSize: '0' }), 400, 'validation_failed')).toEqual({
+      pageSize: 'Too small: expected number to be >=1',
+    });
+    expect(refused(await list({ page: '0' }), 400, 'validation_failed')).toEqual({
+      page: 'Too small: expected number to be >=1',
+    });
+    expect(refused(await list({ page: 'two' }), 400, 'validation_failed')).toEqual({
+      page: 'Invalid input: expected number, received NaN',
+    });
+    expect(refused(await list({ cursor: 'garbage' }), 400, 'validation_failed')).toEqual({
+      cursor: 'This cursor is not valid for this list; start again from the first page',
+    });
   });
 });
 
@@ -186,12 +196,16 @@ describe('create and update bodies', () => {
     expect(await create({ employees: 'many' })).toEqual({ employees: 'Expected a whole number' });
     expect(await create({ employees: -1 })).toHaveProperty('employees');
     expect(await create({ stage: 'Series Z' })).toEqual({ stage: expect.stringMatching(/^Expected one of/) });
-    expect(await create({ website: 'ftp://x.example' })).toHaveProperty('website');
-    expect(await create({ revenue: 5 })).toHaveProperty('revenue');
-    expect(await create({ revenue: { amount: 5 } })).toHaveProperty('revenue.currency');
-    expect(await create({ revenue: { amount: 5, currency: 'usd' } })).toHaveProperty('revenue.currency');
-    expect(await create({ tags: 'one' })).toHaveProperty('tags');
-    expect(await create({ foundedYear: 1200 })).toHaveProperty('foundedYear');
+    expect(await create({ website: 'ftp://x.example' })).toEqual({
+      website: 'Expected a web address starting with http:// or https://',
+    });
+    expect(await create({ revenue: 5 })).toEqual({ revenue: 'Invalid input: expected object, received number' });
+    expect(await create({ revenue: { amount: 5 } })).toEqual({ 'revenue.currency': 'Required' });
+    expect(await create({ revenue: { amount: 5, currency: 'usd' } })).toEqual({
+      'revenue.currency': 'Expected an ISO 4217 currency code such as USD',
+    });
+    expect(await create({ tags: 'one' })).toEqual({ tags: 'Invalid input: expected array, received string' });
+    expect(await create({ foundedYear: 1200 })).toEqual({ foundedYear: 'Expected a year' });
     expect(await create({ hqCountryId: 'FR' })).toEqual({ hqCountryId: 'Expected the id of a record' });
     expect(await create({ city: 'Os\u0000lo' })).toEqual({ city: 'Cannot contain the NUL character' });
     expect(await create({ tags: ['ok', '\u0000'] })).toEqual({ 'tags.1': 'Cannot contain the NUL character' });
