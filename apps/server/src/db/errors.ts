@@ -1,5 +1,6 @@
 import { allFields } from '@data-platform/shared/entities/entity';
 import { entityList } from '@data-platform/shared/entities/registry';
+import { fieldTypeModule } from '@data-platform/shared/fields/field-types';
 import { conflict, type DomainError, invalid, unavailable } from '../domain/errors.ts';
 import { columnName, currencyColumnName } from './columns.ts';
 
@@ -17,7 +18,7 @@ for (const entity of entityList) {
   const columns = new Map<string, string>();
   for (const [name, field] of Object.entries(allFields(entity))) {
     columns.set(columnName(name), name);
-    if (field.type === 'money') columns.set(currencyColumnName(name), `${name}.currency`);
+    if (fieldTypeModule(field.type).storage.currencyColumn) columns.set(currencyColumnName(name), `${name}.currency`);
   }
   fieldsByColumn.set(entity.table, columns);
 }

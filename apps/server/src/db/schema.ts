@@ -1,7 +1,7 @@
 import { isCustomizable } from '@data-platform/shared/entities/custom-fields';
 import { allFields, type EntityDescription } from '@data-platform/shared/entities/entity';
 import { entityList } from '@data-platform/shared/entities/registry';
-import { textTypes } from '@data-platform/shared/fields/field-types';
+import { fieldTypeModule, textTypes } from '@data-platform/shared/fields/field-types';
 import { sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
@@ -51,7 +51,8 @@ function buildTable(entity: EntityDescription): EntityTable {
     Object.assign(
       columns,
       columnBuilders(name, field, (f) => {
-        if (f.type === 'currency') return () => (tables.currencies as EntityTable).code as AnyPgColumn;
+        if (fieldTypeModule(f.type).storage.currencyCode)
+          return () => (tables.currencies as EntityTable).code as AnyPgColumn;
         const to = f.type === 'reference' ? f.to : undefined;
         return to ? () => (tables[to] as EntityTable).id as AnyPgColumn : undefined;
       }),

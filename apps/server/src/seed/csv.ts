@@ -1,5 +1,5 @@
 import { allFields, type EntityDescription } from '@data-platform/shared/entities/entity';
-import { arrayTypes } from '@data-platform/shared/fields/field-types';
+import { fieldTypeModule } from '@data-platform/shared/fields/field-types';
 import { pgArrayLiteral } from '../crud/sql-fragments.ts';
 import { columnName, currencyColumnName } from '../db/columns.ts';
 import type { Row } from './generator.ts';
@@ -19,11 +19,12 @@ export function csvColumns(entity: EntityDescription): CsvColumn[] {
   const columns: CsvColumn[] = [];
   for (const [name, field] of Object.entries(allFields(entity))) {
     if (field.generated) continue;
-    if (field.type === 'money') {
+    const { storage } = fieldTypeModule(field.type);
+    if (storage.currencyColumn) {
       const money = (row: Row) => row[name] as { amount: number; currency: string } | null | undefined;
       columns.push({ name: columnName(name), value: (row) => money(row)?.amount });
       columns.push({ name: currencyColumnName(name), value: (row) => money(row)?.currency });
-    } else if (arrayTypes.has(field.type)) {
+    } else if (storage.array) {
       // Array columns are NOT NULL: a missing list is an empty one.
       columns.push({ name: columnName(name), value: (row) => pgArrayLiteral((row[name] as unknown[] | null) ?? []) });
     } else {

@@ -9,7 +9,7 @@ import type { Row } from '../store/resource-slices.ts';
 import { AttachedToControl, attachedToPair } from './attached-to-control.tsx';
 import { useFieldLabel } from './cell-value.tsx';
 import { useEntity } from './custom-fields.ts';
-import { FieldControl, siblingsOf } from './field-control.tsx';
+import { FieldControl, isWideControl, siblingsOf } from './field-control.tsx';
 import { type ApiValues, apiValuesOf, type FormValues, formFields, formValuesOf } from './record-values.ts';
 
 export type RecordFormMode = 'create' | 'edit';
@@ -83,7 +83,7 @@ export function RecordFields({
       {fields
         .filter(([name]) => name !== attached?.entityField && name !== attached?.idField)
         .map(([name, field]) => (
-          <div key={name} style={field.type === 'longText' ? { gridColumn: '1 / -1' } : undefined}>
+          <div key={name} style={isWideControl(field) ? { gridColumn: '1 / -1' } : undefined}>
             <FieldControl
               name={name}
               field={field}
