@@ -1,6 +1,6 @@
-import { customFieldTypes, customizableResources, optionTypes } from '@data-platform/shared/entities/custom-fields';
+import { customFieldTypes, optionTypes } from '@data-platform/shared/entities/custom-fields';
 import { allFields, type EntityDescription } from '@data-platform/shared/entities/entity';
-import { entities } from '@data-platform/shared/entities/registry';
+import { customizableResources, entities } from '@data-platform/shared/entities/registry';
 import { parse } from 'csv-parse/sync';
 import { sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';

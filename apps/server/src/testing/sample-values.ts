@@ -1,5 +1,6 @@
-import { customFieldTypes, customizableResources, optionTypes } from '@data-platform/shared/entities/custom-fields';
+import { customFieldTypes, optionTypes } from '@data-platform/shared/entities/custom-fields';
 import { allFields, type EntityDescription, isWritable } from '@data-platform/shared/entities/entity';
+import { customizableResources } from '@data-platform/shared/entities/registry';
 import type { FieldDescription, FieldType } from '@data-platform/shared/fields/field-types';
 import type { ApiClient } from './factories.ts';
 
