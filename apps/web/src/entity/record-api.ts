@@ -1,5 +1,4 @@
 import { skipToken } from '@reduxjs/toolkit/query';
-import { api } from '../store/api.ts';
 import type { ListArgs, RecordArgs } from '../store/resource-api.ts';
 import { isResourceArea, resourceApi, resourceAreas } from '../store/resource-slices.ts';
 
@@ -18,10 +17,8 @@ interface QueryOptions {
 }
 
 /**
- * The reads take the resource, and read its data area, or for a resource the
- * app keeps no area for (`clientState: false`: roles, states...) the api of
- * the resources read by their own screens. Both hooks run on every render
- * (hooks may not be called conditionally), the one not needed skipped.
+ * A resource's data area; for one without (`clientState: false`: no screen
+ * reads it) any area stands in, its hook skipped, as hooks run on every render.
  */
 function areaOf(resource: string) {
   const kept = isResourceArea(resource);
@@ -32,12 +29,10 @@ function areaOf(resource: string) {
 export function useRecordQuery(args: RecordArgs & { resource: string }, options?: QueryOptions) {
   const { resource, ...record } = args;
   const { kept, area } = areaOf(resource);
-  const inArea = area.useRecordQuery(kept ? record : skipToken, options);
-  const elsewhere = api.useRecordElsewhereQuery(kept ? skipToken : args, options);
-  return kept ? inArea : elsewhere;
+  return area.useRecordQuery(kept ? record : skipToken, options);
 }
 
-/** Reads one record when asked (the current version after a refused save); resources with a data area. */
+/** Reads one record when asked (the current version after a refused save). */
 export function useLazyRecordQuery(resource: string) {
   return resourceApi(resource).useLazyRecordQuery();
 }
@@ -46,18 +41,14 @@ export function useLazyRecordQuery(resource: string) {
 export function useListInfiniteQuery(args: ListArgs & { resource: string }, options?: QueryOptions) {
   const { resource, ...list } = args;
   const { kept, area } = areaOf(resource);
-  const inArea = area.useListInfiniteQuery(kept ? list : skipToken, options);
-  const elsewhere = api.useListElsewhereInfiniteQuery(kept ? skipToken : args, options);
-  return kept ? inArea : elsewhere;
+  return area.useListInfiniteQuery(kept ? list : skipToken, options);
 }
 
 /** Records of `resource` whose searchable fields match `q`, named by their `display` field (a reference picker). */
 export function useSearchQuery(args: { resource: string; display: string; q: string }, options?: { skip?: boolean }) {
   const { resource, ...search } = args;
   const { kept, area } = areaOf(resource);
-  const inArea = area.useSearchQuery(kept ? search : skipToken, options);
-  const elsewhere = api.useSearchElsewhereQuery(kept ? skipToken : args, options);
-  return kept ? inArea : elsewhere;
+  return area.useSearchQuery(kept ? search : skipToken, options);
 }
 
 export const useCreateRecordMutation = (resource: string) => resourceApi(resource).useCreateMutation();

@@ -1,7 +1,6 @@
 import { allFields, type EntityDescription } from '@data-platform/shared/entities/entity';
 import { entityList, findEntity } from '@data-platform/shared/entities/registry';
 import type { Dispatch, ListenerMiddlewareInstance } from '@reduxjs/toolkit';
-import { api } from './api.ts';
 import { customFieldsApi, customFieldsSources } from './custom-fields-area.ts';
 import { isResourceArea, resourceApi } from './resource-slices.ts';
 import { recordsWritten } from './written.ts';
@@ -42,18 +41,16 @@ const showingAreas: ReadonlyMap<string, readonly string[]> = (() => {
   return showing;
 })();
 
-/** The caches other than `resource`'s own that show its rows: data areas, or resources read by their own screens. */
+/** The areas other than `resource`'s own that show its rows (entities without an area included: none reads them). */
 export function areasShowing(resource: string): readonly string[] {
   return showingAreas.get(resource) ?? [];
 }
 
-/** Reads again what shows records of `resource`: its data area's (or, without one, its own screens') and others'. */
+/** Reads again what other areas show of records of `resource` (its own area's mutation invalidated its own tags). */
 function readAgain(resource: string, dispatch: Dispatch): void {
-  if (!isResourceArea(resource)) dispatch(api.util.invalidateTags([{ type: 'Resource', id: resource }]));
   for (const area of areasShowing(resource)) {
     if (area === customFieldsApi.reducerPath) dispatch(customFieldsApi.util.invalidateTags(['List']));
     else if (isResourceArea(area)) dispatch(resourceApi(area).util.invalidateTags(['List', 'Record']));
-    else dispatch(api.util.invalidateTags([{ type: 'Resource', id: area }]));
   }
 }
 

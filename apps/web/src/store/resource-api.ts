@@ -56,10 +56,7 @@ const doneTags = (result: BulkResult | undefined) =>
 const withCursor = (params: readonly [string, string][], cursor: string | null): [string, string][] =>
   cursor ? [...params, ['cursor', cursor]] : [...params];
 
-/**
- * The generic API's calls, built once for the data areas' endpoints and for
- * the resources read only by their own screens (store/api.ts).
- */
+/** The generic API's calls, built once for the areas' endpoints and their bulk actions. */
 export const genericCalls = {
   list: (resource: string, { params, under }: ListArgs, cursor: string | null): Call => {
     const search = queryString(withCursor(params, cursor));

@@ -1,9 +1,7 @@
 import type { Invitation } from '@data-platform/shared/auth/user-schemas';
 import type { Permission } from '@data-platform/shared/permissions';
 import type { ListResponse } from '@data-platform/shared/query/list-query';
-import { api } from '../../store/api.ts';
 import { queryString } from '../../store/http.ts';
-import { genericCalls } from '../../store/resource-api.ts';
 import { type Row, resourceApi } from '../../store/resource-slices.ts';
 import { announcesWrite } from '../../store/written.ts';
 
@@ -18,11 +16,12 @@ export interface RoleRow {
 }
 
 /** What a role is made of in the role form and the API's create/update body. */
-export interface RoleBody {
+/** A type, not an interface: the generic create and update take any record of fields. */
+export type RoleBody = {
   name: string;
   description: string | null;
   permissions: Permission[];
-}
+};
 
 /** One security event of a user's recent activity. */
 export interface ActivityRow {
@@ -42,41 +41,22 @@ const ROLES_PAGE_SIZE = 1000;
 const REQUESTS_PAGE_SIZE = 100;
 const ACTIVITY_PAGE_SIZE = 20;
 
-const ROLES = 'roles';
-const rolesTag = { type: 'Resource' as const, id: ROLES };
-
 /**
- * The roles screens' calls (roles are kept in no data area: their own
- * screens read them): every role with what the screens show, and the writes,
- * which say so (the users list names each user's role).
+ * The roles area's own read: every role with what the role screens show.
+ * Its writes are the area's generic create, update and delete.
  */
-const rolesApi = api.injectEndpoints({
+const rolesArea = resourceApi('roles').injectEndpoints({
   endpoints: (build) => ({
     roles: build.query<RoleRow[], void>({
       query: () => ({
-        path: `/${ROLES}?${queryString([
+        path: `/roles?${queryString([
           ['select', 'version,name,description,permissions,builtIn'],
           ['sort', 'name'],
           ['pageSize', String(ROLES_PAGE_SIZE)],
         ])}`,
       }),
       transformResponse: (answer: ListResponse<RoleRow>) => answer.data,
-      providesTags: [rolesTag],
-    }),
-    createRole: build.mutation<RoleRow, RoleBody>({
-      query: (body) => genericCalls.create(ROLES, { ...body }),
-      invalidatesTags: (_result, error) => (error ? [] : [rolesTag]),
-      onQueryStarted: announcesWrite(ROLES),
-    }),
-    updateRole: build.mutation<RoleRow, { id: number; version: number; body: RoleBody }>({
-      query: (args) => genericCalls.update(ROLES, { ...args, body: { ...args.body } }),
-      invalidatesTags: (_result, error) => (error ? [] : [rolesTag]),
-      onQueryStarted: announcesWrite(ROLES),
-    }),
-    deleteRole: build.mutation<void, number>({
-      query: (id) => genericCalls.remove(ROLES, id),
-      invalidatesTags: (_result, error) => (error ? [] : [rolesTag]),
-      onQueryStarted: announcesWrite(ROLES),
+      providesTags: ['List'],
     }),
   }),
 });
@@ -144,7 +124,12 @@ const usersArea = resourceApi(USERS).injectEndpoints({
   }),
 });
 
-export const { useRolesQuery, useCreateRoleMutation, useUpdateRoleMutation, useDeleteRoleMutation } = rolesApi;
+export const {
+  useRolesQuery,
+  useCreateMutation: useCreateRoleMutation,
+  useUpdateMutation: useUpdateRoleMutation,
+  useRemoveMutation: useDeleteRoleMutation,
+} = rolesArea;
 
 export const {
   useAccessRequestsQuery,
