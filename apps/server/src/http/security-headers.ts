@@ -11,9 +11,8 @@ const policy = (directives: Record<string, readonly string[]>) =>
  * The web app's policy: nothing from elsewhere, no plugins, no framing, forms
  * only to us, scripts only our own files (the theme boot script is a file, not
  * inline; no eval). Styles also allow 'unsafe-inline': Mantine writes its CSS
- * variables and responsive style props as <style> elements at run time and
- * react-toastify injects its stylesheet, so a policy without it leaves the app
- * unstyled (docs/decisions/0011). The token is in localStorage, which CSS
+ * variables and responsive style props as <style> elements at run time, so a
+ * policy without it leaves the app unstyled (docs/decisions/0011). The token is in localStorage, which CSS
  * cannot read, so inline styles cannot leak it.
  */
 export const webAppContentSecurityPolicy = policy({
