@@ -2,8 +2,8 @@
  * The splash's timings, in Chromium (the spec: visible 1,800 ms, then a
  * 0.5 s fade-out; the name fades in from 1.2 s).
  *
- *   npm run build && node --import tsx e2e/bench/splash.ts             # 5 loads, with and without reduced motion
- *   node --import tsx e2e/bench/splash.ts --runs 10                     # on the existing build (or WEB_DIR)
+ *   npm run bench:splash                                  # builds the web app, then 5 loads, with and without reduced motion
+ *   node --import tsx e2e/bench/splash.ts --runs 10      # on the existing build (or WEB_DIR)
  *
  * A benchmark, not a test: frames come late on a busy machine, so these
  * windows hold on a quiet one. The e2e test (web-shell.test.ts) checks the
