@@ -22,10 +22,14 @@ const loaded = new WeakMap<Database, Loaded>();
  * The custom field definitions, read again only when they changed. The
  * stamp is asked of the database on each call, so that every server process
  * over one PostgreSQL sees a change at once; it reads a table of a few rows.
+ * It names every definition by id and version: a count and the latest
+ * `updated_at` missed a change whose transaction began before another's
+ * (`now()` is the transaction's start) but committed after it.
  */
 export async function customFieldDefinitions(database: Database): Promise<readonly CustomFieldDefinition[]> {
   const [row] = await database.rows<{ stamp: string }>(
-    sql`select count(*)::text || ':' || coalesce(max(updated_at)::text, '') as stamp from ${sql.identifier(entityFieldTypes.table)}`,
+    sql`select coalesce(string_agg(id::text || '.' || version::text, ',' order by id), '') as stamp
+      from ${sql.identifier(entityFieldTypes.table)}`,
   );
   const stamp = row?.stamp ?? '';
   const cached = loaded.get(database);
