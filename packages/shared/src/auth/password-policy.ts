@@ -1,7 +1,5 @@
 import { z } from 'zod';
-
-export const MIN_PASSWORD_LENGTH = 12;
-export const MAX_PASSWORD_LENGTH = 256;
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './password-length.ts';
 
 /** Length only, no composition rules (NIST SP 800-63B); the server also refuses common passwords. */
 export const passwordSchema = z

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { valueSchema } from '../fields/field-types.ts';
+import { valueSchema } from '../fields/value-schemas.ts';
 import { allFields, type EntityDescription, isWritable } from './entity.ts';
 
 const cache = new WeakMap<EntityDescription, { create: z.ZodObject; update: z.ZodObject; record: z.ZodObject }>();

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { FieldDescription } from './field-types.ts';
+import type { SchemaKit } from './value-schemas.ts';
 
 export const filterOps = [
   'eq',
@@ -131,10 +132,13 @@ export interface FieldTypeModule {
   options?: boolean;
   /** A custom field may have this type. */
   customizable: boolean;
-  /** The schema of one non-null value of the field, as the API reads and writes it. */
-  valueSchema(field: FieldDescription): z.ZodType;
+  /**
+   * The schema of one non-null value of the field, as the API reads and writes it; built with the
+   * kit's zod (value-schemas.ts), so that this module imports no zod.
+   */
+  valueSchema(field: FieldDescription, kit: SchemaKit): z.ZodType;
   /** How one filter value written in a query string (always text) is read. */
-  filterValueSchema(field: FieldDescription): z.ZodType;
+  filterValueSchema(field: FieldDescription, kit: SchemaKit): z.ZodType;
   /** Several spreadsheet columns per value; one when absent. */
   parts?: SpreadsheetParts;
   /**

@@ -1,8 +1,7 @@
-import { z } from 'zod';
 import type { Cell, FilterChoice, FilterOp, FormValue } from './field-type-module.ts';
 import type { FieldDescription } from './field-types.ts';
 
-/** Pieces several field type modules share: operator sets, schemas, cell and form conversions. */
+/** Pieces several field type modules share: operator sets, cell and form conversions (their schemas: value-schemas.ts). */
 
 export const numberOps: readonly FilterOp[] = ['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'in', 'isNull', 'notNull'];
 export const textOps: readonly FilterOp[] = [
@@ -23,48 +22,6 @@ export const arrayOps: readonly FilterOp[] = ['contains', 'in', 'isNull', 'notNu
 
 export const rangeChoices: readonly FilterChoice[] = ['between', 'gte', 'lte', 'eq', 'isNull', 'notNull'];
 export const textChoices: readonly FilterChoice[] = ['contains', 'startsWith', 'eq', 'isNull', 'notNull'];
-
-export const isoDate = z.iso.date({ error: 'Expected a date as YYYY-MM-DD' });
-export const isoDateTime = z.iso.datetime({ offset: true, error: 'Expected a date and time in ISO 8601' });
-export const currencyCode = z.string().regex(/^[A-Z]{3}$/, 'Expected an ISO 4217 currency code such as USD');
-export const finite = z.number({ error: 'Expected a number' }).finite();
-
-/** The field's own bounds on a number. */
-export function bounded(schema: z.ZodNumber, field: FieldDescription): z.ZodNumber {
-  let s = schema;
-  if (field.min !== undefined) s = s.min(field.min);
-  if (field.max !== undefined) s = s.max(field.max);
-  return s;
-}
-
-/** PostgreSQL cannot store the NUL character in text. */
-export const withoutNul = /^[^\0]*$/;
-export const nulMessage = 'Cannot contain the NUL character';
-
-/** Trimmed text of at most the field's length (or the type's), without NUL; required means not blank. */
-export function textSchema(field: FieldDescription, fallbackMax: number): z.ZodString {
-  const max = field.maxLength ?? fallbackMax;
-  const s = z.string().trim().max(max, `At most ${max} characters`).regex(withoutNul, nulMessage);
-  return field.required ? s.min(1, 'Required') : s;
-}
-
-/** A number written as text; blank text is refused rather than read as 0. */
-export function numberText(message: string, refine: (n: z.ZodNumber) => z.ZodNumber): z.ZodType {
-  return z
-    .string({ error: message })
-    .trim()
-    .min(1, message)
-    .transform(Number)
-    .pipe(refine(z.number({ error: message })));
-}
-
-/** The field's options as a zod enum. */
-export function optionsSchema(field: FieldDescription): z.ZodType<string> {
-  return z.enum(field.options as [string, ...string[]], { error: `Expected one of: ${field.options?.join(', ')}` });
-}
-
-/** Filter text of any text-like type. */
-export const anyText = () => z.string().max(500);
 
 /** A cell as text: what text types import. */
 export const cellText = (cell: Cell): string => String(cell).trim();

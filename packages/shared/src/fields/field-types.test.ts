@@ -8,15 +8,14 @@ import {
   type FieldType,
   fieldTypeModule,
   fieldTypes,
-  filterValueSchema,
   numericTypes,
   opsByType,
   optionTypes,
   sortableTypes,
   sortKeyJson,
   textTypes,
-  valueSchema,
 } from './field-types.ts';
+import { filterValueSchema, valueSchema } from './value-schemas.ts';
 
 /** Examples written by hand, per type: what the API takes and refuses, and how filters, cells and forms read. */
 interface Examples {

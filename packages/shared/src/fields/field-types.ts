@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type { FieldTypeModule, FilterOp, PgType } from './field-type-module.ts';
 import { amount } from './types/amount.ts';
 import { boolean } from './types/boolean.ts';
@@ -34,12 +33,7 @@ export {
   type WidgetName,
   type WidgetSpec,
 } from './field-type-module.ts';
-export { type Money, moneySchema } from './types/money.ts';
-
-// A missing value reads "Required" everywhere (forms and API alike), not zod's type message.
-z.config({
-  customError: (issue) => (issue.code === 'invalid_type' && issue.input === undefined ? 'Required' : undefined),
-});
+export type { Money } from './types/money.ts';
 
 /**
  * The field types an entity description can pick, each one module under
@@ -164,17 +158,4 @@ export interface FieldDescription {
   givesPhoneCode?: boolean;
   /** A custom field: its value lives in the row's `custom` column, under the field's name. */
   custom?: { groupId: number | null; position: number | null };
-}
-
-/** The schema of one non-null value of the field, as the API reads and writes it. */
-export function valueSchema(field: FieldDescription): z.ZodType {
-  return modules[field.type].valueSchema(field);
-}
-
-/**
- * How one filter value written in a query string (always text) is read for a
- * field. Money and amount filter on the amount.
- */
-export function filterValueSchema(field: FieldDescription): z.ZodType {
-  return modules[field.type].filterValueSchema(field);
 }

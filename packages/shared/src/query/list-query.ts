@@ -1,13 +1,8 @@
 import { z } from 'zod';
 import { allFields, type EntityDescription, referenceRelationName } from '../entities/entity.ts';
 import { findEntity } from '../entities/registry.ts';
-import {
-  type FieldDescription,
-  type FilterOp,
-  filterOps,
-  filterValueSchema,
-  opsByType,
-} from '../fields/field-types.ts';
+import { type FieldDescription, type FilterOp, filterOps, opsByType } from '../fields/field-types.ts';
+import { filterValueSchema } from '../fields/value-schemas.ts';
 
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 1000;

@@ -1,4 +1,4 @@
-import { emailSchema, MIN_PASSWORD_LENGTH, passwordSchema } from '@data-platform/shared/auth/password-policy';
+import { MIN_PASSWORD_LENGTH } from '@data-platform/shared/auth/password-length';
 import type { TFunction } from 'i18next';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,12 +10,15 @@ export type Rule = 'required' | 'email' | 'password' | 'repeat';
 /**
  * Checks values with the same schemas the server applies (email, password
  * policy), in the interface's language. Answers a message per failing field.
+ * The schemas (and zod) load with the first check, not with the screen: the
+ * sign-in screen's JavaScript is budgeted (issue #11).
  */
-export function check(
+export async function check(
   values: Record<string, string>,
   rules: Record<string, Rule>,
   t: TFunction<'auth'>,
-): Record<string, string> {
+): Promise<Record<string, string>> {
+  const { emailSchema, passwordSchema } = await import('@data-platform/shared/auth/password-policy');
   const errors: Record<string, string> = {};
   for (const [field, rule] of Object.entries(rules)) {
     const value = values[field] ?? '';
@@ -44,7 +47,7 @@ export function useCheckedForm(
     const form = event.currentTarget;
     const values: Record<string, string> = {};
     for (const [name, value] of new FormData(form)) if (typeof value === 'string') values[name] = value;
-    const found = check(values, rules, t);
+    const found = await check(values, rules, t);
     setErrors(found);
     if (Object.keys(found).length > 0) return;
     const failure = await send(values, form);

@@ -1,14 +1,5 @@
 import { defineFieldType } from '../field-type-module.ts';
-import {
-  bounded,
-  cellNumber,
-  finite,
-  numberForm,
-  numberOps,
-  numberText,
-  plainCell,
-  rangeChoices,
-} from '../field-type-parts.ts';
+import { cellNumber, numberForm, numberOps, plainCell, rangeChoices } from '../field-type-parts.ts';
 
 /** An amount whose currency is a sibling field (`currencyField`), shown as money when that is set. */
 export const amount = defineFieldType({
@@ -20,8 +11,8 @@ export const amount = defineFieldType({
   filterChoices: rangeChoices,
   sortable: true,
   customizable: false,
-  valueSchema: (field) => bounded(finite, field),
-  filterValueSchema: () => numberText('Expected a number', (n) => n.finite()),
+  valueSchema: (field, { bounded, finite }) => bounded(finite, field),
+  filterValueSchema: (_field, { numberText }) => numberText('Expected a number', (n) => n.finite()),
   importCell: cellNumber,
   exportCells: (value) => [plainCell(value)],
   ...numberForm,

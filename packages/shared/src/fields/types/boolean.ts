@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { defineFieldType } from '../field-type-module.ts';
 import { cellText, plainCell } from '../field-type-parts.ts';
 
@@ -15,8 +14,8 @@ export const boolean = defineFieldType({
   filterChoices: ['eq', 'isNull'],
   sortable: true,
   customizable: true,
-  valueSchema: () => z.boolean({ error: 'Expected true or false' }),
-  filterValueSchema: () =>
+  valueSchema: (_field, { z }) => z.boolean({ error: 'Expected true or false' }),
+  filterValueSchema: (_field, { z }) =>
     z.enum(['true', 'false'], { error: 'Expected true or false' }).transform((v) => v === 'true'),
   importCell: (cell) => {
     if (typeof cell === 'boolean') return cell;

@@ -1,5 +1,5 @@
 import { defineFieldType } from '../field-type-module.ts';
-import { cellText, currencyCode, equalityOps, pickedForm, plainCell } from '../field-type-parts.ts';
+import { cellText, equalityOps, pickedForm, plainCell } from '../field-type-parts.ts';
 
 /** An ISO 4217 currency code (USD), one of the currencies the platform knows. */
 export const currency = defineFieldType({
@@ -10,8 +10,8 @@ export const currency = defineFieldType({
   filterChoices: ['eq', 'isNull', 'notNull'],
   sortable: true,
   customizable: false,
-  valueSchema: () => currencyCode,
-  filterValueSchema: () => currencyCode,
+  valueSchema: (_field, { currencyCode }) => currencyCode,
+  filterValueSchema: (_field, { currencyCode }) => currencyCode,
   importCell: (cell) => cellText(cell).toUpperCase(),
   exportCells: (value) => [plainCell(value)],
   ...pickedForm,

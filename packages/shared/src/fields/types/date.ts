@@ -1,5 +1,5 @@
 import { defineFieldType } from '../field-type-module.ts';
-import { cellText, isoDate, numberOps, plainCell, rangeChoices, textForm } from '../field-type-parts.ts';
+import { cellText, numberOps, plainCell, rangeChoices, textForm } from '../field-type-parts.ts';
 
 /** A calendar day, YYYY-MM-DD. */
 export const date = defineFieldType({
@@ -11,8 +11,8 @@ export const date = defineFieldType({
   filterChoices: rangeChoices,
   sortable: true,
   customizable: true,
-  valueSchema: () => isoDate,
-  filterValueSchema: () => isoDate,
+  valueSchema: (_field, { isoDate }) => isoDate,
+  filterValueSchema: (_field, { isoDate }) => isoDate,
   importCell: cellText,
   exportCells: (value) => [plainCell(value)],
   ...textForm,

@@ -1,6 +1,5 @@
-import { z } from 'zod';
 import { defineFieldType } from '../field-type-module.ts';
-import { cellText, isoDate, isoDateTime, numberOps, plainCell, rangeChoices } from '../field-type-parts.ts';
+import { cellText, numberOps, plainCell, rangeChoices } from '../field-type-parts.ts';
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
@@ -14,8 +13,9 @@ export const datetime = defineFieldType({
   filterChoices: rangeChoices,
   sortable: true,
   customizable: false,
-  valueSchema: () => isoDateTime,
-  filterValueSchema: () => z.union([isoDateTime, isoDate], { error: 'Expected a date or date and time in ISO 8601' }),
+  valueSchema: (_field, { isoDateTime }) => isoDateTime,
+  filterValueSchema: (_field, { z, isoDate, isoDateTime }) =>
+    z.union([isoDateTime, isoDate], { error: 'Expected a date or date and time in ISO 8601' }),
   importCell: cellText,
   exportCells: (value) => [plainCell(value)],
   toForm: (value) => {

@@ -1,6 +1,5 @@
-import { z } from 'zod';
 import { defineFieldType } from '../field-type-module.ts';
-import { anyText, cellText, plainCell, textChoices, textForm, textOps } from '../field-type-parts.ts';
+import { cellText, plainCell, textChoices, textForm, textOps } from '../field-type-parts.ts';
 
 /** One email address, kept in lower case. */
 export const email = defineFieldType({
@@ -12,8 +11,8 @@ export const email = defineFieldType({
   sortable: true,
   text: true,
   customizable: true,
-  valueSchema: () => z.email({ error: 'Expected an email address' }).max(320).toLowerCase(),
-  filterValueSchema: anyText,
+  valueSchema: (_field, { z }) => z.email({ error: 'Expected an email address' }).max(320).toLowerCase(),
+  filterValueSchema: (_field, { anyText }) => anyText(),
   importCell: cellText,
   exportCells: (value) => [plainCell(value)],
   ...textForm,

@@ -1,6 +1,5 @@
-import { z } from 'zod';
 import { defineFieldType } from '../field-type-module.ts';
-import { anyText, arrayOps, cellList, listCells, listForm } from '../field-type-parts.ts';
+import { arrayOps, cellList, listCells, listForm } from '../field-type-parts.ts';
 
 /** Several email addresses, kept in lower case. */
 export const emails = defineFieldType({
@@ -11,8 +10,9 @@ export const emails = defineFieldType({
   filterChoices: ['contains', 'isNull', 'notNull'],
   sortable: false,
   customizable: false,
-  valueSchema: () => z.array(z.email({ error: 'Expected an email address' }).max(320).toLowerCase()).max(50),
-  filterValueSchema: anyText,
+  valueSchema: (_field, { z }) =>
+    z.array(z.email({ error: 'Expected an email address' }).max(320).toLowerCase()).max(50),
+  filterValueSchema: (_field, { anyText }) => anyText(),
   importCell: cellList,
   exportCells: listCells,
   ...listForm,

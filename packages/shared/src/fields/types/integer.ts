@@ -1,14 +1,5 @@
-import { z } from 'zod';
 import { defineFieldType } from '../field-type-module.ts';
-import {
-  bounded,
-  cellNumber,
-  numberForm,
-  numberOps,
-  numberText,
-  plainCell,
-  rangeChoices,
-} from '../field-type-parts.ts';
+import { cellNumber, numberForm, numberOps, plainCell, rangeChoices } from '../field-type-parts.ts';
 
 /** A whole number within the field's bounds. */
 export const integer = defineFieldType({
@@ -20,8 +11,8 @@ export const integer = defineFieldType({
   filterChoices: rangeChoices,
   sortable: true,
   customizable: true,
-  valueSchema: (field) => bounded(z.number({ error: 'Expected a whole number' }).int(), field),
-  filterValueSchema: () => numberText('Expected a whole number', (n) => n.int()),
+  valueSchema: (field, { z, bounded }) => bounded(z.number({ error: 'Expected a whole number' }).int(), field),
+  filterValueSchema: (_field, { numberText }) => numberText('Expected a whole number', (n) => n.int()),
   importCell: cellNumber,
   exportCells: (value) => [plainCell(value)],
   ...numberForm,

@@ -1,5 +1,5 @@
 import { defineFieldType } from '../field-type-module.ts';
-import { anyText, cellText, plainCell, textForm, textSchema } from '../field-type-parts.ts';
+import { cellText, plainCell, textForm } from '../field-type-parts.ts';
 
 /** Paragraphs (a description, notes): searched by words in it, never sorted. */
 export const longText = defineFieldType({
@@ -11,8 +11,8 @@ export const longText = defineFieldType({
   sortable: false,
   text: true,
   customizable: true,
-  valueSchema: (field) => textSchema(field, 100_000),
-  filterValueSchema: anyText,
+  valueSchema: (field, { textSchema }) => textSchema(field, 100_000),
+  filterValueSchema: (_field, { anyText }) => anyText(),
   importCell: cellText,
   exportCells: (value) => [plainCell(value)],
   ...textForm,

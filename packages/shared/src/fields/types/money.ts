@@ -1,18 +1,11 @@
-import { z } from 'zod';
 import { defineFieldType, type FormValue } from '../field-type-module.ts';
-import {
-  cellNumber,
-  cellText,
-  currencyCode,
-  finite,
-  numberOps,
-  numberText,
-  rangeChoices,
-} from '../field-type-parts.ts';
+import { cellNumber, cellText, numberOps, rangeChoices } from '../field-type-parts.ts';
 
 /** A money value: an amount and its ISO 4217 currency. */
-export const moneySchema = z.strictObject({ amount: finite, currency: currencyCode });
-export type Money = z.infer<typeof moneySchema>;
+export interface Money {
+  amount: number;
+  currency: string;
+}
 
 type MoneyForm = { amount: number | ''; currency: string };
 
@@ -30,8 +23,8 @@ export const money = defineFieldType({
   filterChoices: rangeChoices,
   sortable: true,
   customizable: true,
-  valueSchema: () => moneySchema,
-  filterValueSchema: () => numberText('Expected a number', (n) => n.finite()),
+  valueSchema: (_field, { z, finite, currencyCode }) => z.strictObject({ amount: finite, currency: currencyCode }),
+  filterValueSchema: (_field, { numberText }) => numberText('Expected a number', (n) => n.finite()),
   parts: { main: 'amount', extra: ['currency'] },
   importCell: (cell, part) => (part === 'currency' ? cellText(cell).toUpperCase() : cellNumber(cell)),
   exportCells: (value) => {

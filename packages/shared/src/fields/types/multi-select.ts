@@ -1,6 +1,5 @@
-import { z } from 'zod';
 import { defineFieldType } from '../field-type-module.ts';
-import { arrayOps, cellList, listCells, listForm, optionsSchema } from '../field-type-parts.ts';
+import { arrayOps, cellList, listCells, listForm } from '../field-type-parts.ts';
 
 /** Some of the field's options. */
 export const multiSelect = defineFieldType({
@@ -12,8 +11,8 @@ export const multiSelect = defineFieldType({
   sortable: false,
   options: true,
   customizable: true,
-  valueSchema: (field) => z.array(z.enum(field.options as [string, ...string[]])).max(100),
-  filterValueSchema: optionsSchema,
+  valueSchema: (field, { z }) => z.array(z.enum(field.options as [string, ...string[]])).max(100),
+  filterValueSchema: (field, { optionsSchema }) => optionsSchema(field),
   importCell: cellList,
   exportCells: listCells,
   ...listForm,

@@ -1,6 +1,5 @@
-import { z } from 'zod';
 import { defineFieldType } from '../field-type-module.ts';
-import { cellNumber, numberForm, numberOps, numberText, plainCell, rangeChoices } from '../field-type-parts.ts';
+import { cellNumber, numberForm, numberOps, plainCell, rangeChoices } from '../field-type-parts.ts';
 
 /** The lowest and highest number of stars. */
 export const RATING_MIN = 1;
@@ -16,13 +15,13 @@ export const rating = defineFieldType({
   filterChoices: rangeChoices,
   sortable: true,
   customizable: true,
-  valueSchema: () =>
+  valueSchema: (_field, { z }) =>
     z
       .number({ error: `Expected a rating from ${RATING_MIN} to ${RATING_MAX}` })
       .int(`Expected a whole number of stars from ${RATING_MIN} to ${RATING_MAX}`)
       .min(RATING_MIN, `At least ${RATING_MIN} star`)
       .max(RATING_MAX, `At most ${RATING_MAX} stars`),
-  filterValueSchema: () => numberText('Expected a whole number', (n) => n.int()),
+  filterValueSchema: (_field, { numberText }) => numberText('Expected a whole number', (n) => n.int()),
   // A spreadsheet may hold stars as typed (★★★) or the number.
   importCell: (cell) => (typeof cell === 'string' && /^★+$/.test(cell.trim()) ? cell.trim().length : cellNumber(cell)),
   exportCells: (value) => [plainCell(value)],

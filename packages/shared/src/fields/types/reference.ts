@@ -1,6 +1,5 @@
-import { z } from 'zod';
 import { defineFieldType } from '../field-type-module.ts';
-import { cellText, equalityOps, numberText, pickedForm, plainCell } from '../field-type-parts.ts';
+import { cellText, equalityOps, pickedForm, plainCell } from '../field-type-parts.ts';
 
 /**
  * The id of a record of `field.to`. Import reads a record's display name
@@ -14,8 +13,8 @@ export const reference = defineFieldType({
   filterChoices: ['eq', 'isNull', 'notNull'],
   sortable: true,
   customizable: false,
-  valueSchema: () => z.number({ error: 'Expected the id of a record' }).int().positive(),
-  filterValueSchema: () => numberText('Expected a whole number', (n) => n.int()),
+  valueSchema: (_field, { z }) => z.number({ error: 'Expected the id of a record' }).int().positive(),
+  filterValueSchema: (_field, { numberText }) => numberText('Expected a whole number', (n) => n.int()),
   importCell: cellText,
   exportCells: (value) => [plainCell(value)],
   ...pickedForm,

@@ -1,5 +1,5 @@
 import { defineFieldType } from '../field-type-module.ts';
-import { cellText, equalityOps, optionsSchema, pickedForm, plainCell } from '../field-type-parts.ts';
+import { cellText, equalityOps, pickedForm, plainCell } from '../field-type-parts.ts';
 
 /** One of the field's options. */
 export const select = defineFieldType({
@@ -11,8 +11,8 @@ export const select = defineFieldType({
   sortable: true,
   options: true,
   customizable: true,
-  valueSchema: optionsSchema,
-  filterValueSchema: optionsSchema,
+  valueSchema: (field, { optionsSchema }) => optionsSchema(field),
+  filterValueSchema: (field, { optionsSchema }) => optionsSchema(field),
   importCell: cellText,
   exportCells: (value) => [plainCell(value)],
   ...pickedForm,

@@ -1,6 +1,5 @@
-import { z } from 'zod';
 import { defineFieldType } from '../field-type-module.ts';
-import { anyText, arrayOps, cellList, listCells, listForm, nulMessage, withoutNul } from '../field-type-parts.ts';
+import { arrayOps, cellList, listCells, listForm } from '../field-type-parts.ts';
 
 /** Free words (keywords, sectors). */
 export const tags = defineFieldType({
@@ -11,8 +10,9 @@ export const tags = defineFieldType({
   filterChoices: ['contains', 'isNull', 'notNull'],
   sortable: false,
   customizable: true,
-  valueSchema: () => z.array(z.string().trim().min(1).max(100).regex(withoutNul, nulMessage)).max(100),
-  filterValueSchema: anyText,
+  valueSchema: (_field, { z, withoutNul, nulMessage }) =>
+    z.array(z.string().trim().min(1).max(100).regex(withoutNul, nulMessage)).max(100),
+  filterValueSchema: (_field, { anyText }) => anyText(),
   importCell: cellList,
   exportCells: listCells,
   ...listForm,

@@ -1,5 +1,5 @@
 import { defineFieldType } from '../field-type-module.ts';
-import { anyText, cellText, plainCell, textChoices, textForm, textOps, textSchema } from '../field-type-parts.ts';
+import { cellText, plainCell, textChoices, textForm, textOps } from '../field-type-parts.ts';
 
 /** One line of text (a name, a city), at most 500 characters unless the field says. */
 export const text = defineFieldType({
@@ -11,8 +11,8 @@ export const text = defineFieldType({
   sortable: true,
   text: true,
   customizable: true,
-  valueSchema: (field) => textSchema(field, 500),
-  filterValueSchema: anyText,
+  valueSchema: (field, { textSchema }) => textSchema(field, 500),
+  filterValueSchema: (_field, { anyText }) => anyText(),
   importCell: cellText,
   exportCells: (value) => [plainCell(value)],
   ...textForm,

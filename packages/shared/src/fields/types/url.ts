@@ -1,6 +1,5 @@
-import { z } from 'zod';
 import { defineFieldType } from '../field-type-module.ts';
-import { anyText, cellText, plainCell, textChoices, textForm, textOps } from '../field-type-parts.ts';
+import { cellText, plainCell, textChoices, textForm, textOps } from '../field-type-parts.ts';
 
 /** A web address, http or https only. */
 export const url = defineFieldType({
@@ -12,9 +11,9 @@ export const url = defineFieldType({
   sortable: true,
   text: true,
   customizable: true,
-  valueSchema: () =>
+  valueSchema: (_field, { z }) =>
     z.url({ protocol: /^https?$/, error: 'Expected a web address starting with http:// or https://' }).max(2000),
-  filterValueSchema: anyText,
+  filterValueSchema: (_field, { anyText }) => anyText(),
   importCell: cellText,
   exportCells: (value) => [plainCell(value)],
   ...textForm,

@@ -1,6 +1,5 @@
-import { z } from 'zod';
 import { defineFieldType } from '../field-type-module.ts';
-import { cellNumber, numberForm, numberOps, numberText, plainCell, rangeChoices } from '../field-type-parts.ts';
+import { cellNumber, numberForm, numberOps, plainCell, rangeChoices } from '../field-type-parts.ts';
 
 const FIRST_YEAR = 1800;
 const LAST_YEAR = 2200;
@@ -15,8 +14,8 @@ export const year = defineFieldType({
   filterChoices: rangeChoices,
   sortable: true,
   customizable: false,
-  valueSchema: () => z.number({ error: 'Expected a year' }).int().min(FIRST_YEAR).max(LAST_YEAR),
-  filterValueSchema: () => numberText('Expected a whole number', (n) => n.int()),
+  valueSchema: (_field, { z }) => z.number({ error: 'Expected a year' }).int().min(FIRST_YEAR).max(LAST_YEAR),
+  filterValueSchema: (_field, { numberText }) => numberText('Expected a whole number', (n) => n.int()),
   importCell: cellNumber,
   exportCells: (value) => [plainCell(value)],
   ...numberForm,

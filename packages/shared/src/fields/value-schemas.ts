@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import type { FieldDescription } from './field-types.ts';
+import { fieldTypeModule } from './field-types.ts';
+
+/**
+ * The zod half of the field type modules. A module's `valueSchema` and
+ * `filterValueSchema` get this kit instead of importing zod, so that what
+ * only needs a type's facts (the entity registry, the web app's first
+ * screens, its grid) loads no zod: the import graph, not the calls, decides
+ * what a bundle holds (issue #11, docs/decisions/0017).
+ */
+
+// A missing value reads "Required" everywhere (forms and API alike), not zod's type message.
+z.config({
+  customError: (issue) => (issue.code === 'invalid_type' && issue.input === undefined ? 'Required' : undefined),
+});
+
+const isoDate = z.iso.date({ error: 'Expected a date as YYYY-MM-DD' });
+const isoDateTime = z.iso.datetime({ offset: true, error: 'Expected a date and time in ISO 8601' });
+const currencyCode = z.string().regex(/^[A-Z]{3}$/, 'Expected an ISO 4217 currency code such as USD');
+const finite = z.number({ error: 'Expected a number' }).finite();
+
+/** PostgreSQL cannot store the NUL character in text. */
+const withoutNul = /^[^\0]*$/;
+const nulMessage = 'Cannot contain the NUL character';
+
+/** The field's own bounds on a number. */
+function bounded(schema: z.ZodNumber, field: FieldDescription): z.ZodNumber {
+  let s = schema;
+  if (field.min !== undefined) s = s.min(field.min);
+  if (field.max !== undefined) s = s.max(field.max);
+  return s;
+}
+
+/** Trimmed text of at most the field's length (or the type's), without NUL; required means not blank. */
+function textSchema(field: FieldDescription, fallbackMax: number): z.ZodString {
+  const max = field.maxLength ?? fallbackMax;
+  const s = z.string().trim().max(max, `At most ${max} characters`).regex(withoutNul, nulMessage);
+  return field.required ? s.min(1, 'Required') : s;
+}
+
+/** A number written as text; blank text is refused rather than read as 0. */
+function numberText(message: string, refine: (n: z.ZodNumber) => z.ZodNumber): z.ZodType {
+  return z
+    .string({ error: message })
+    .trim()
+    .min(1, message)
+    .transform(Number)
+    .pipe(refine(z.number({ error: message })));
+}
+
+/** The field's options as a zod enum. */
+function optionsSchema(field: FieldDescription): z.ZodType<string> {
+  return z.enum(field.options as [string, ...string[]], { error: `Expected one of: ${field.options?.join(', ')}` });
+}
+
+/** Filter text of any text-like type. */
+const anyText = () => z.string().max(500);
+
+/** What the field type modules build their schemas with: zod, and the pieces several types share. */
+const schemaKit = {
+  z,
+  isoDate,
+  isoDateTime,
+  currencyCode,
+  finite,
+  withoutNul,
+  nulMessage,
+  bounded,
+  textSchema,
+  numberText,
+  optionsSchema,
+  anyText,
+};
+
+export type SchemaKit = typeof schemaKit;
+
+/** The schema of one non-null value of the field, as the API reads and writes it. */
+export function valueSchema(field: FieldDescription): z.ZodType {
+  return fieldTypeModule(field.type).valueSchema(field, schemaKit);
+}
+
+/**
+ * How one filter value written in a query string (always text) is read for a
+ * field. Money and amount filter on the amount.
+ */
+export function filterValueSchema(field: FieldDescription): z.ZodType {
+  return fieldTypeModule(field.type).filterValueSchema(field, schemaKit);
+}
