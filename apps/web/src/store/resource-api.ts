@@ -2,7 +2,7 @@ import type { ListResponse } from '@data-platform/shared/query/list-query';
 import { createApi } from '@reduxjs/toolkit/query/react';
 import { baseQuery, type Call } from './base-query.ts';
 import { type BulkOutcome, forEachRow } from './bulk.ts';
-import { apiDownload, apiUpload, queryString, saveFile, toFailure } from './http.ts';
+import { type ApiFailure, apiDownload, apiUpload, queryString, saveFile, toFailure } from './http.ts';
 import { announcesWrite } from './written.ts';
 
 /** A row as the API answers it: `id` plus what was selected and joined. */
@@ -52,6 +52,26 @@ const doneTags = (result: BulkResult | undefined) =>
   result && result.done.length > 0
     ? ['List' as const, ...result.done.map((id) => ({ type: 'Record' as const, id }))]
     : [];
+
+/**
+ * A bulk action's calls, one per row (a few at a time; a failure does not
+ * stop the others). A 401 on the session's token fails the whole action with
+ * it, so that the session ends here as after any call (store.ts).
+ */
+async function sendEach(
+  rows: readonly BulkRow[],
+  send: (request: Call) => PromiseLike<{ error?: ApiFailure }> | { error?: ApiFailure },
+  request: (row: BulkRow) => Call,
+): Promise<{ data: BulkResult } | { error: ApiFailure }> {
+  let sessionEnded: ApiFailure | undefined;
+  const outcome = await forEachRow(rows, async (row) => {
+    const { error } = await send(request(row));
+    if (!error) return row.id;
+    if (error.status === 401 && error.authenticated) sessionEnded = error;
+    throw error;
+  });
+  return sessionEnded ? { error: sessionEnded } : { data: outcome };
+}
 
 const withCursor = (params: readonly [string, string][], cursor: string | null): [string, string][] =>
   cursor ? [...params, ['cursor', cursor]] : [...params];
@@ -134,29 +154,17 @@ export function createResourceApi(resource: string) {
        * others are saved. One answer, so the lists are read again once.
        */
       bulkUpdate: build.mutation<BulkResult, { rows: readonly BulkRow[]; changes: Record<string, unknown> }>({
-        queryFn: async ({ rows, changes }, _api, _options, call) => {
-          const outcome = await forEachRow(rows, async (row) => {
-            const answer = await call(
-              genericCalls.update(resource, { id: row.id, version: Number(row.version), body: changes }),
-            );
-            if (answer.error) throw answer.error;
-            return row.id;
-          });
-          return { data: outcome };
-        },
+        queryFn: ({ rows, changes }, _api, _options, send) =>
+          sendEach(rows, send, (row) =>
+            genericCalls.update(resource, { id: row.id, version: Number(row.version), body: changes }),
+          ),
         invalidatesTags: (result) => doneTags(result),
         onQueryStarted: announcesWrite(resource),
       }),
       /** Deletes many rows; one that cannot be deleted (or is already gone) is reported, the others are deleted. */
       bulkRemove: build.mutation<BulkResult, { rows: readonly BulkRow[] }>({
-        queryFn: async ({ rows }, _api, _options, call) => {
-          const outcome = await forEachRow(rows, async (row) => {
-            const answer = await call(genericCalls.remove(resource, row.id));
-            if (answer.error) throw answer.error;
-            return row.id;
-          });
-          return { data: outcome };
-        },
+        queryFn: ({ rows }, _api, _options, send) =>
+          sendEach(rows, send, (row) => genericCalls.remove(resource, row.id)),
         invalidatesTags: (result) => doneTags(result),
         onQueryStarted: announcesWrite(resource),
       }),

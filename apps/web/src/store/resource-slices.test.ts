@@ -118,6 +118,26 @@ describe('the data areas', () => {
     subscription.unsubscribe();
   });
 
+  it('end the session when a bulk action finds it ended (401 on the token it carried)', async () => {
+    answer((method) =>
+      method === 'DELETE'
+        ? json({ error: { code: 'unauthenticated', message: 'Sign in to continue' } }, 401)
+        : json(page([], null)),
+    );
+    const { store } = createStore();
+    await settle();
+    expect(store.getState().auth.token).toBe('kept');
+    const rows = [1, 2].map((id) => ({ id, name: `Deal ${id}`, version: 1 }));
+    const result = await store.dispatch(deals.endpoints.bulkRemove.initiate({ rows }));
+    expect(result.error).toEqual({
+      status: 401,
+      code: 'unauthenticated',
+      message: 'Sign in to continue',
+      authenticated: true,
+    });
+    expect(store.getState().auth.token).toBeNull();
+  });
+
   it('forget everything at logout', async () => {
     answer(() => json(page([1], null)));
     const { store } = createStore();
