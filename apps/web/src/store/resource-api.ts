@@ -76,8 +76,8 @@ async function sendEach(
 const withCursor = (params: readonly [string, string][], cursor: string | null): [string, string][] =>
   cursor ? [...params, ['cursor', cursor]] : [...params];
 
-/** The generic API's calls, built once for the areas' endpoints and their bulk actions. */
-export const genericCalls = {
+/** The generic API's calls, built once for the endpoints and the bulk actions. */
+const genericCalls = {
   list: (resource: string, { params, under }: ListArgs, cursor: string | null): Call => {
     const search = queryString(withCursor(params, cursor));
     return { path: `/${resource}${under ? `/${under}` : ''}${search ? `?${search}` : ''}` };
