@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { type Formatters, useFormat } from '../i18n/format.ts';
 import type { Row } from '../store/resource-slices.ts';
 import type { Column } from './columns.ts';
-import { fieldWidget } from './field-widgets/registry.ts';
+import { widgetCell } from './field-widgets/cells.tsx';
 import type { CellT } from './field-widgets/widget.ts';
 
 export type { CellT } from './field-widgets/widget.ts';
@@ -24,7 +24,7 @@ export function cellContent(row: Row, column: Column, t: CellT, format: Formatte
   }
   const value = row[name];
   if (value === null || value === undefined || value === '') return null;
-  return fieldWidget(field).cell(value, { row, field, t, format });
+  return widgetCell(field)(value, { row, field, t, format });
 }
 
 /** One value of a row, shown as its field type says, in the interface's language. */

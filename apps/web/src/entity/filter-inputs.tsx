@@ -1,7 +1,17 @@
 import type { FieldDescription } from '@data-platform/shared/fields/field-types';
-import { fieldWidget } from './field-widgets/registry.ts';
+import { Loader } from '@mantine/core';
+import { lazy, Suspense } from 'react';
 
-export { ReferenceName } from './field-widgets/reference.tsx';
+export { ReferenceName } from './field-widgets/reference-name.tsx';
+
+/**
+ * The widgets' filter inputs load with the first one shown (a filter being
+ * written, a bulk edit), not with the list: they bring pickers and number
+ * inputs the list's first screen does not need (issue #11).
+ */
+const WidgetFilter = lazy(async () => ({
+  default: (await import('./field-widgets/widget-filter.tsx')).WidgetFilter,
+}));
 
 /**
  * One value of a field, typed as text the way the list grammar writes it:
@@ -21,6 +31,9 @@ export function ValueInput({
   onChange: (value: string | undefined, name?: string) => void;
   several?: boolean;
 }) {
-  const { Filter } = fieldWidget(field);
-  return <Filter field={field} label={label} value={value} onChange={onChange} several={several} />;
+  return (
+    <Suspense fallback={<Loader size="sm" />}>
+      <WidgetFilter field={field} label={label} value={value} onChange={onChange} several={several} />
+    </Suspense>
+  );
 }

@@ -28,6 +28,5 @@ export const booleanWidget: FieldWidget = {
       onChange={(e) => onChange(e.currentTarget.checked)}
     />
   ),
-  cell: (value, { t }) => (value ? t('values.yes') : t('values.no')),
   Filter: BooleanFilter,
 };

@@ -19,6 +19,5 @@ function CurrencyControl(props: ControlProps) {
 /** A currency code picked from the currencies the platform knows. */
 export const currencyWidget: FieldWidget = {
   Control: CurrencyControl,
-  cell: (value) => String(value),
   Filter: TextFilter,
 };

@@ -24,7 +24,6 @@ export const dateWidget: FieldWidget = {
       onChange={(e) => props.onChange(e.currentTarget.value)}
     />
   ),
-  cell: (value, { format }) => format.date(String(value)),
   Filter: DateFilter,
 };
 
@@ -38,6 +37,5 @@ export const datetimeWidget: FieldWidget = {
       onChange={(e) => props.onChange(e.currentTarget.value)}
     />
   ),
-  cell: (value, { format }) => format.dateTime(String(value)),
   Filter: DateFilter,
 };

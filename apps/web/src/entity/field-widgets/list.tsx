@@ -12,6 +12,5 @@ export const listWidget: FieldWidget = {
       onChange={(next) => props.onChange(next)}
     />
   ),
-  cell: (value) => (Array.isArray(value) ? value.join(', ') : ''),
   Filter: TextFilter,
 };

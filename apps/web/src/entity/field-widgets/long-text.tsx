@@ -14,11 +14,6 @@ export const longTextWidget: FieldWidget = {
       onChange={(e) => props.onChange(e.currentTarget.value)}
     />
   ),
-  cell: (value) => (
-    <Text size="sm" lineClamp={2}>
-      {String(value)}
-    </Text>
-  ),
   Filter: TextFilter,
   Value: ({ row, name }) =>
     row[name] === null || row[name] === undefined ? null : (

@@ -1,4 +1,3 @@
-import type { Money } from '@data-platform/shared/fields/field-types';
 import { Group, NumberInput, Select } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useCurrencies } from '../reference-data.ts';
@@ -7,9 +6,6 @@ import { inputProps } from './text-input.tsx';
 import type { ControlProps, FieldWidget } from './widget.ts';
 
 type MoneyForm = { amount: number | ''; currency: string };
-
-const isMoney = (value: unknown): value is Money =>
-  typeof value === 'object' && value !== null && 'amount' in value && 'currency' in value;
 
 /** An amount and its currency side by side; each shows its own error. */
 function MoneyControl(props: ControlProps) {
@@ -42,6 +38,5 @@ function MoneyControl(props: ControlProps) {
 /** Money: an amount in its currency; filtered by the amount. */
 export const moneyWidget: FieldWidget = {
   Control: MoneyControl,
-  cell: (value, { format }) => (isMoney(value) ? format.money(value) : ''),
   Filter: NumberFilter,
 };

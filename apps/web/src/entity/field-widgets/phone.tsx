@@ -45,6 +45,5 @@ function PhoneControl(props: ControlProps) {
 /** A phone number: its calling code and the rest, typed apart. */
 export const phoneWidget: FieldWidget = {
   Control: PhoneControl,
-  cell: (value) => String(value),
   Filter: TextFilter,
 };

@@ -29,23 +29,8 @@ function RatingControl(props: ControlProps) {
   );
 }
 
-/**
- * A rating as filled and empty stars, text rather than a component: a grid
- * draws thousands of them. Read out as "3 / 5".
- */
-function stars(value: unknown, count: number) {
-  const filled = Math.max(0, Math.min(count, Math.round(Number(value))));
-  return (
-    <span role="img" aria-label={`${filled} / ${count}`} style={{ color: 'var(--mantine-color-yellow-6)' }}>
-      {'★'.repeat(filled)}
-      <span style={{ color: 'var(--mantine-color-gray-4)' }}>{'★'.repeat(count - filled)}</span>
-    </span>
-  );
-}
-
 /** One to five stars: stars in lists and on record pages, a star picker in forms, numbers in filters. */
 export const ratingWidget: FieldWidget = {
   Control: RatingControl,
-  cell: (value, { field }) => stars(value, fieldTypeModule(field.type).widget.max ?? 5),
   Filter: NumberFilter,
 };

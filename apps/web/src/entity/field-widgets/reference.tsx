@@ -13,6 +13,8 @@ import { recordPath } from '../record-routes.ts';
 import { inputProps } from './text-input.tsx';
 import type { ControlProps, FieldWidget, FilterProps, ValueProps } from './widget.ts';
 
+export { ReferenceName } from './reference-name.tsx';
+
 interface Option {
   value: string;
   label: string;
@@ -136,14 +138,6 @@ function ReferenceControl(props: ControlProps) {
   );
 }
 
-/** The name of a referenced record, read once per id (a filter's chip). */
-export function ReferenceName({ resource, id }: { resource: string; id: string }) {
-  const target = findEntity(resource);
-  const { data } = useRecordQuery({ resource, id: Number(id) }, { skip: !target || !/^\d+$/.test(id) });
-  const shown = target ? data?.[target.display] : undefined;
-  return <>{shown === undefined || shown === null ? `#${id}` : String(shown)}</>;
-}
-
 function ReferenceFilter({ field, label, value, onChange }: FilterProps) {
   const { t } = useTranslation('common');
   if (!field.to) return null;
@@ -183,7 +177,6 @@ function ReferenceValue({ row, name, field }: ValueProps) {
  */
 export const referenceWidget: FieldWidget = {
   Control: ReferenceControl,
-  cell: (value) => String(value),
   Filter: ReferenceFilter,
   Value: ReferenceValue,
 };

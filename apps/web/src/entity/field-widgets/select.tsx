@@ -65,13 +65,11 @@ function MultiSelectControl(props: ControlProps) {
 /** One of the field's options. */
 export const selectWidget: FieldWidget = {
   Control: SelectControl,
-  cell: (value, { t }) => optionLabel(t, String(value)),
   Filter: OptionsFilter,
 };
 
 /** Some of the field's options. */
 export const multiSelectWidget: FieldWidget = {
   Control: MultiSelectControl,
-  cell: (value, { t }) => (Array.isArray(value) ? value.map((v) => optionLabel(t, String(v))).join(', ') : ''),
   Filter: OptionsFilter,
 };

@@ -1,6 +1,6 @@
 import type { FieldDescription, FormValue } from '@data-platform/shared/fields/field-types';
 import type { TFunction } from 'i18next';
-import type { ComponentType, ReactNode } from 'react';
+import type { ComponentType } from 'react';
 import type { Control } from 'react-hook-form';
 import type { Formatters } from '../../i18n/format.ts';
 import type { Row } from '../../store/resource-slices.ts';
@@ -53,14 +53,12 @@ export interface ValueProps {
 }
 
 /**
- * How one look of values is shown and edited in the web app: the form
- * control, the list's cell, the filter input, and (when it differs from the
- * cell) the value on a record's page. Field type modules name their widget.
+ * How one look of values is edited in the web app: the form control, the
+ * filter input, and (when it differs from the list's cell, cells.tsx) the
+ * value on a record's page. Field type modules name their widget.
  */
 export interface FieldWidget {
   Control: ComponentType<ControlProps>;
-  /** A non-empty value in a list's cell. A function, not a component: a grid draws thousands. */
-  cell: (value: unknown, context: CellContext) => ReactNode;
   Filter: ComponentType<FilterProps>;
   Value?: ComponentType<ValueProps>;
   /** The control takes a form's whole width. */
