@@ -13,6 +13,8 @@ export const files = defineEntity({
   attachedTo: { entityField: 'entity', idField: 'recordId' },
   storesBytes: true,
   operations: ['list', 'get', 'update', 'delete'],
+  // Created by upload (POST /api/v1/files, multipart), not by the generic create.
+  ownOperations: ['create'],
   fields: {
     ...attachedToFields({ required: true, writable: 'server' }),
     name: {
