@@ -1,29 +1,12 @@
+import type { DashboardSummaries, GroupCount } from '@data-platform/shared/summaries';
 import { createSlice } from '@reduxjs/toolkit';
 import { apiRequest, toFailure } from './http.ts';
 import { createApiThunk } from './thunk.ts';
 
-export interface GroupCount {
-  value: string | null;
-  count: number;
-}
+export type { GroupCount };
 
-export interface RecentNote {
-  id: number;
-  body: string;
-  entity: string;
-  recordId: number;
-  createdAt: string;
-  createdBy: { id: number; fullName: string } | null;
-}
-
-/** The dashboard figures; each part is present only when the user may read what it counts. */
-export interface ConfigSummaries {
-  counts?: Record<string, { total: number; totalExact: boolean }>;
-  dealsByStage?: GroupCount[];
-  investorsByFundraisingStatus?: GroupCount[];
-  fundsByStatus?: GroupCount[];
-  recentNotes?: RecentNote[];
-}
+/** The dashboard figures as the server answers them (the shared type), empty until loaded; each part only when readable. */
+export type ConfigSummaries = Partial<DashboardSummaries>;
 
 export interface ConfigsState {
   summaries: ConfigSummaries;
