@@ -11,7 +11,8 @@ import { createRecords } from '../crud/records.ts';
 import { column, pgArrayLiteral } from '../crud/sql-fragments.ts';
 import type { Database } from '../db/client.ts';
 import { columnName } from '../db/columns.ts';
-import { type DomainError, invalid, tooLarge, unsupportedType } from '../domain/errors.ts';
+import { mapDatabaseError } from '../db/errors.ts';
+import { conflict, type DomainError, invalid, tooLarge, unsupportedType } from '../domain/errors.ts';
 import { readCsv } from './csv-reader.ts';
 import { type Cell, type TableRow, UnreadableTable, yieldToOthers } from './table.ts';
 import { readXlsx } from './xlsx-reader.ts';
@@ -207,13 +208,73 @@ async function referencedIds(
   return ids;
 }
 
+/** What makes a row unique: each unique field, and each composite unique of the description. */
+function uniqueKeys(entity: EntityDescription): string[][] {
+  const single = Object.entries(allFields(entity)).flatMap(([name, field]) => (field.unique ? [[name]] : []));
+  return [...single, ...(entity.uniques ?? [])];
+}
+
+const labelsOf = (entity: EntityDescription, names: readonly string[]) =>
+  names.map((name) => allFields(entity)[name]?.label.toLowerCase() ?? name).join(' and ');
+
+/**
+ * Rows of the file that repeat a unique value of an earlier row, as
+ * `<row>.<field>` errors naming the earlier row. Empty values repeat freely,
+ * as the database's unique indexes let them.
+ */
+function repeatedUniques(
+  entity: EntityDescription,
+  bodies: readonly { row: number; values: Record<string, unknown> }[],
+): Record<string, string> {
+  const errors: Record<string, string> = {};
+  for (const key of uniqueKeys(entity)) {
+    const firstRow = new Map<string, number>();
+    for (const { row, values } of bodies) {
+      const parts = key.map((name) => values[name]);
+      if (parts.some((part) => part === null || part === undefined)) continue;
+      const value = JSON.stringify(parts);
+      const first = firstRow.get(value);
+      if (first === undefined) firstRow.set(value, row);
+      else errors[`${row}.${key[0]}`] ??= `The same ${labelsOf(entity, key)} as row ${first}`;
+    }
+  }
+  return errors;
+}
+
+/**
+ * After the database refused the rows for a unique value already stored: the
+ * rows whose value it is, as `<row>.<field>` errors (single unique fields;
+ * read only on this path, so one scan of a failed import costs nothing else).
+ */
+async function rowsClashingWithStored(
+  database: Database,
+  entity: EntityDescription,
+  bodies: readonly { row: number; values: Record<string, unknown> }[],
+  field: string,
+): Promise<Record<string, string>> {
+  const values = [...new Set(bodies.flatMap(({ values: v }) => (v[field] == null ? [] : [String(v[field])])))];
+  const stored = await database.rows<{ value: string }>(
+    sql`select ${column('t', columnName(field))}::text as value from ${sql.identifier(entity.table)} t
+      where ${column('t', columnName(field))}::text = any(${pgArrayLiteral(values)}::text[])`,
+  );
+  const taken = new Set(stored.map((r) => r.value));
+  const errors: Record<string, string> = {};
+  const message = `Another record already has this ${labelsOf(entity, [field])}`;
+  for (const { row, values: v } of bodies) {
+    if (Object.keys(errors).length === MAX_LISTED_ERRORS) break;
+    if (v[field] != null && taken.has(String(v[field]))) errors[`${row}.${field}`] = message;
+  }
+  return errors;
+}
+
 /**
  * Creates a record per row, all or none. The file is read as a stream under
  * limits, every row is checked against the create schema (references by
  * name) outside any transaction, pausing now and then for other requests;
- * any error answers 400 naming each `<row>.<field>` with nothing written.
- * Then all rows are written in one short transaction of multi-row inserts,
- * with an audit event.
+ * any error answers 400 naming each `<row>.<field>` with nothing written, as
+ * does a row repeating a unique value of an earlier row. Then all rows are
+ * written in one short transaction of multi-row inserts, with an audit event;
+ * a unique value already stored answers 409 naming the rows that hold it.
  */
 export async function importTable(
   database: Database,
@@ -226,7 +287,7 @@ export async function importTable(
   const schema = createSchema(entity);
   const errors: Record<string, string> = {};
   let errorCount = 0;
-  const bodies: Record<string, unknown>[] = [];
+  const bodies: { row: number; values: Record<string, unknown> }[] = [];
   for (const [index, { cells, number: rowNumber }] of rows.entries()) {
     if (index % ROWS_PER_STEP === ROWS_PER_STEP - 1) await yieldToOthers();
     const body: Record<string, unknown> = {};
@@ -257,7 +318,13 @@ export async function importTable(
     for (const [field, message] of entries) {
       if (Object.keys(errors).length < MAX_LISTED_ERRORS) errors[`${rowNumber}.${field}`] = message;
     }
-    if (entries.length === 0 && parsed.success) bodies.push(parsed.data as Record<string, unknown>);
+    if (entries.length === 0 && parsed.success)
+      bodies.push({ row: rowNumber, values: parsed.data as Record<string, unknown> });
+  }
+  const repeated = Object.entries(repeatedUniques(entity, bodies));
+  errorCount += repeated.length;
+  for (const [key, message] of repeated) {
+    if (Object.keys(errors).length < MAX_LISTED_ERRORS) errors[key] = message;
   }
   if (errorCount > 0) {
     throw invalid(
@@ -265,13 +332,43 @@ export async function importTable(
       `${errorCount} of ${rows.length} rows cannot be imported; nothing was imported. Each error names its row and field.`,
     );
   }
-  await database.db.transaction(async (tx) => {
-    await createRecords(database, entity, bodies, actor, tx);
-    await recordAudit(
-      database,
-      { type: 'recordsImported', actorId: actor.userId, ip, details: `${entity.name}: ${bodies.length} records` },
-      tx,
-    );
-  });
+  try {
+    await database.db.transaction(async (tx) => {
+      await createRecords(
+        database,
+        entity,
+        bodies.map((b) => b.values),
+        actor,
+        tx,
+      );
+      await recordAudit(
+        database,
+        { type: 'recordsImported', actorId: actor.userId, ip, details: `${entity.name}: ${bodies.length} records` },
+        tx,
+      );
+    });
+  } catch (error) {
+    throw await withClashingRows(database, entity, bodies, error);
+  }
   return { created: bodies.length, ignoredColumns: ignored };
+}
+
+/** A unique value already stored, told by the rows of the file that hold it; any other error as it was. */
+async function withClashingRows(
+  database: Database,
+  entity: EntityDescription,
+  bodies: readonly { row: number; values: Record<string, unknown> }[],
+  error: unknown,
+): Promise<unknown> {
+  const mapped = mapDatabaseError(error);
+  const fields = Object.keys(mapped?.fields ?? {});
+  const [field] = fields;
+  if (mapped?.kind !== 'conflict' || fields.length !== 1 || !field || !allFields(entity)[field]?.unique) return error;
+  const rows = await rowsClashingWithStored(database, entity, bodies, field);
+  const count = Object.keys(rows).length;
+  if (count === 0) return error;
+  return conflict(
+    `${count === 1 ? 'A row repeats' : `${count} rows repeat`} the ${labelsOf(entity, [field])} of a stored record; nothing was imported. Each error names its row.`,
+    rows,
+  );
 }

@@ -47,13 +47,14 @@ describe('an import the database refuses part-way', () => {
     const events = await importEvents();
     const csv = contactsCsv(family, (i) => `${family}-${i === ROWS ? 1 : i}@example.com`.toLowerCase());
     const answer = await importFile(server, 'contacts', 'contacts.csv', csv);
+    // Row numbers are the spreadsheet's: the heading is row 1, so the file's 9,000th contact is row 9,001.
     expect(answer).toEqual({
-      status: 409,
+      status: 400,
       body: {
         error: {
-          code: 'conflict',
-          message: 'Another record already has this email',
-          fields: { email: 'Already used' },
+          code: 'validation_failed',
+          message: '1 of 9000 rows cannot be imported; nothing was imported. Each error names its row and field.',
+          fields: { '9001.email': 'The same email as row 2' },
         },
       },
     });
@@ -71,8 +72,8 @@ describe('an import the database refuses part-way', () => {
     expect(answer.status).toBe(409);
     expect(answer.body.error).toEqual({
       code: 'conflict',
-      message: 'Another record already has this email',
-      fields: { email: 'Already used' },
+      message: 'A row repeats the email of a stored record; nothing was imported. Each error names its row.',
+      fields: { '9001.email': 'Another record already has this email' },
     });
     expect(await contactsNamed(family)).toEqual({ total: 0, totalExact: true });
     expect(await importEvents()).toBe(events);
