@@ -1,4 +1,6 @@
 // @vitest-environment jsdom
+
+import { specDataAreas } from '@data-platform/shared/testing/spec-data-areas';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TOKEN_STORAGE_KEY } from '../constants.ts';
 import { logout } from './auth-slice.ts';
@@ -7,35 +9,6 @@ import { areasShowing } from './invalidation.ts';
 import { resourceApi } from './resource-slices.ts';
 import { createStore } from './store.ts';
 import { recordsWritten } from './written.ts';
-
-/** The data areas the spec lists (§3), each a top-level key of the state. */
-const specAreas = [
-  'auth',
-  'lands',
-  'companies',
-  'entityFieldTypes',
-  'customFields',
-  'customFieldGroups',
-  'countries',
-  'currencies',
-  'funds',
-  'contacts',
-  'users',
-  'contactCompanies',
-  'contactFunds',
-  'firms',
-  'deals',
-  'contactDeals',
-  'dealCompanies',
-  'files',
-  'notes',
-  'configs',
-  'investors',
-  'contactInvestors',
-  'dealInvestors',
-  'fundPerformances',
-  'layouts',
-];
 
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -77,7 +50,7 @@ describe('the data areas', () => {
   it('hold every area the spec lists at the top of the state', () => {
     answer(() => json(page([], null)));
     const { store } = createStore();
-    expect(Object.keys(store.getState())).toEqual(expect.arrayContaining(specAreas));
+    expect(Object.keys(store.getState())).toEqual(expect.arrayContaining([...specDataAreas]));
   });
 
   it('load a list page after page by cursor, in the resource area', async () => {

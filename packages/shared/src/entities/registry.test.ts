@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { adminPermissions, allPermissions, builtInRoles, dataActions, isPermission } from '../permissions.ts';
 import { dashboardBreakdowns } from '../summaries.ts';
+import { specDataAreas } from '../testing/spec-data-areas.ts';
 import { customizableResources as boundCustomizable, entityFieldTypes } from './custom-fields.ts';
 import { allFields } from './entity.ts';
 import { attachableEntities as boundAttachable } from './picklists.ts';
@@ -117,36 +118,9 @@ describe('lists derived from the description flags', () => {
   });
 
   it("the web app's data areas are the spec's (product spec §3), and those the spec does not name", () => {
-    const specAreas = [
-      'auth',
-      'lands',
-      'companies',
-      'entityFieldTypes',
-      'customFields',
-      'customFieldGroups',
-      'countries',
-      'currencies',
-      'funds',
-      'contacts',
-      'users',
-      'contactCompanies',
-      'contactFunds',
-      'firms',
-      'deals',
-      'contactDeals',
-      'dealCompanies',
-      'files',
-      'notes',
-      'configs',
-      'investors',
-      'contactInvestors',
-      'dealInvestors',
-      'fundPerformances',
-      'layouts',
-    ];
     const notEntities = ['auth', 'lands', 'customFields', 'configs', 'layouts'];
     expect(clientStateEntities.map((e) => e.name).sort()).toEqual(
-      [...specAreas.filter((area) => !notEntities.includes(area)), 'roles', 'states', 'tasks', 'outbox'].sort(),
+      [...specDataAreas.filter((area) => !notEntities.includes(area)), 'roles', 'states', 'tasks', 'outbox'].sort(),
     );
   });
 });
