@@ -1,5 +1,5 @@
 import { isCustomizable } from '@data-platform/shared/entities/custom-fields';
-import { attachableEntities } from '@data-platform/shared/entities/picklists';
+import { attachableEntities } from '@data-platform/shared/entities/registry';
 import { Alert, Button, Card, Group, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
@@ -23,8 +23,9 @@ import { recordPath, useMay } from './record-routes.ts';
 import { referenceJoins } from './record-values.ts';
 import { RelationPanel } from './relation-panel.tsx';
 import { listPathOf } from './resource-routes.ts';
+import { TasksPanel } from './tasks-panel.tsx';
 
-/** `/companies/7/show`: every field of the record, then its related records, notes and files. */
+/** `/companies/7/show`: every field of the record, then its related records, tasks, notes and files. */
 export function ShowPage({ resource }: { resource: string }) {
   const { t } = useTranslation(['record', 'common', 'entities']);
   const { entity, ready } = useEntity(resource);
@@ -128,11 +129,14 @@ export function ShowPage({ resource }: { resource: string }) {
       {Object.entries(entity.relations ?? {}).map(([relation, description]) => (
         <RelationPanel key={relation} resource={resource} id={id} relation={relation} description={description} />
       ))}
-      {(attachableEntities as readonly string[]).includes(resource) ? (
-        <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="lg">
-          <NotesPanel resource={resource} id={id} />
-          <FilesPanel resource={resource} id={id} />
-        </SimpleGrid>
+      {attachableEntities.includes(resource) ? (
+        <>
+          <TasksPanel resource={resource} id={id} />
+          <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="lg">
+            <NotesPanel resource={resource} id={id} />
+            <FilesPanel resource={resource} id={id} />
+          </SimpleGrid>
+        </>
       ) : null}
 
       <ConfirmDelete

@@ -1,26 +1,18 @@
 import { findEntity } from '@data-platform/shared/entities/registry';
-import { Anchor, Badge, Button, Card, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Card, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ReferenceName } from '../../entity/field-widgets/reference.tsx';
-import { useListInfiniteQuery, useUpdateRecordMutation } from '../../entity/record-api.ts';
+import { useListInfiniteQuery } from '../../entity/record-api.ts';
 import { recordPath, useMay } from '../../entity/record-routes.ts';
 import { filterSearch, listPathOf } from '../../entity/resource-routes.ts';
-import { useFormat } from '../../i18n/format.ts';
+import { localToday, MarkDoneButton, TASKS, TaskDue, TaskTitle } from '../../entity/task-parts.tsx';
 import { useLocalizedPath } from '../../i18n/use-localized-path.ts';
 import { useAppSelector } from '../../store/hooks.ts';
 import type { Row } from '../../store/resource-slices.ts';
 
-const TASKS = 'tasks';
 /** The card lists this many of the soonest due; the tasks list has them all. */
 const SHOWN = '10';
-
-/** Today as a calendar date where the user is (`2026-01-31`), to compare with due dates. */
-function localToday(): string {
-  const now = new Date();
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
-}
 
 /** Where a task's record is: its page, or its list filtered to it when it has no page. */
 function recordLink(entity: string, id: number): string | undefined {
@@ -32,38 +24,15 @@ function recordLink(entity: string, id: number): string | undefined {
 
 function TaskItem({ task, today }: { task: Row; today: string }) {
   const { t } = useTranslation(['dashboard', 'entities']);
-  const format = useFormat();
   const localized = useLocalizedPath();
-  const [update, { isLoading }] = useUpdateRecordMutation(TASKS);
-  const title = String(task.title ?? '');
-  const due = typeof task.dueDate === 'string' ? task.dueDate : undefined;
-  const overdue = due !== undefined && due < today;
   const entity = String(task.entity ?? '');
   const recordId = Number(task.recordId);
-  const taskPath = recordPath(TASKS, task.id, 'show');
   const aboutPath = findEntity(entity) ? recordLink(entity, recordId) : undefined;
   return (
     <Group justify="space-between" wrap="nowrap" align="flex-start" data-testid="my-task">
       <div>
-        {taskPath ? (
-          <Anchor component={Link} to={localized(taskPath)} size="sm" fw={600}>
-            {title}
-          </Anchor>
-        ) : (
-          <Text size="sm" fw={600}>
-            {title}
-          </Text>
-        )}
-        <Group gap="xs">
-          <Text size="xs" c={overdue ? 'red' : 'dimmed'}>
-            {due ? t('dueOn', { date: format.date(due) }) : t('noDueDate')}
-          </Text>
-          {overdue ? (
-            <Badge color="red" size="xs" variant="light">
-              {t('overdue')}
-            </Badge>
-          ) : null}
-        </Group>
+        <TaskTitle task={task} />
+        <TaskDue task={task} today={today} />
         <Text size="xs" c="dimmed">
           {t(`entities:resources.${entity}.one`, { defaultValue: entity })}
           {': '}
@@ -76,15 +45,7 @@ function TaskItem({ task, today }: { task: Row; today: string }) {
           )}
         </Text>
       </div>
-      <Button
-        size="compact-xs"
-        variant="light"
-        loading={isLoading}
-        aria-label={t('markDoneOf', { title })}
-        onClick={() => void update({ id: task.id, version: Number(task.version), body: { status: 'Done' } })}
-      >
-        {t('markDone')}
-      </Button>
+      <MarkDoneButton task={task} />
     </Group>
   );
 }
