@@ -22,7 +22,7 @@ function recordLink(entity: string, id: number): string | undefined {
   return list ? `${list}${filterSearch('id', 'eq', String(id))}` : undefined;
 }
 
-function TaskItem({ task, today }: { task: Row; today: string }) {
+function TaskItem({ task, today, mayUpdate }: { task: Row; today: string; mayUpdate: boolean }) {
   const { t } = useTranslation(['dashboard', 'entities']);
   const localized = useLocalizedPath();
   const entity = String(task.entity ?? '');
@@ -45,7 +45,7 @@ function TaskItem({ task, today }: { task: Row; today: string }) {
           )}
         </Text>
       </div>
-      <MarkDoneButton task={task} />
+      {mayUpdate ? <MarkDoneButton task={task} /> : null}
     </Group>
   );
 }
@@ -93,7 +93,7 @@ export function MyTasksCard() {
       ) : (
         <Stack gap="sm">
           {tasks.map((task) => (
-            <TaskItem key={task.id} task={task} today={today} />
+            <TaskItem key={task.id} task={task} today={today} mayUpdate={may('update')} />
           ))}
         </Stack>
       )}
