@@ -5,6 +5,7 @@ import { useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
 import { useLocalizedPath } from '../i18n/use-localized-path.ts';
 import { isApiFailure } from '../store/http.ts';
+import type { Row } from '../store/resource-slices.ts';
 import { useEntity } from './custom-fields.ts';
 import { FormButtons } from './form-buttons.tsx';
 import { LeaveGuard } from './leave-guard.tsx';
@@ -12,18 +13,30 @@ import { useCreateRecordMutation } from './record-api.ts';
 import { RecordFields, showServerErrors, useRecordForm } from './record-form.tsx';
 import { recordPath } from './record-routes.ts';
 
-/** The create modal of a resource: its form (once its custom fields are known), then the new record's show page. */
-export function CreateModal({ resource, onClose }: { resource: string; onClose: () => void }) {
-  const { ready } = useEntity(resource);
-  return ready ? <CreateForm resource={resource} onClose={onClose} /> : null;
+interface CreateProps {
+  resource: string;
+  onClose: () => void;
+  /**
+   * Starting values, as a row of the resource (`id` is not a form field and is
+   * not sent): a task added on a record's page is already about that record.
+   */
+  presets?: Row;
+  /** What follows a create; by default the new record's page. */
+  onCreated?: (row: Row) => void;
 }
 
-function CreateForm({ resource, onClose }: { resource: string; onClose: () => void }) {
+/** The create modal of a resource: its form (once its custom fields are known), then the new record's show page. */
+export function CreateModal(props: CreateProps) {
+  const { ready } = useEntity(props.resource);
+  return ready ? <CreateForm {...props} /> : null;
+}
+
+function CreateForm({ resource, onClose, presets, onCreated }: CreateProps) {
   const { t } = useTranslation(['record', 'common', 'entities']);
   const { entity } = useEntity(resource);
   const navigate = useNavigate();
   const localized = useLocalizedPath();
-  const form = useRecordForm(resource, 'create');
+  const form = useRecordForm(resource, 'create', presets);
   const [create, creating] = useCreateRecordMutation(resource);
   const done = useRef(false);
 
@@ -36,7 +49,8 @@ function CreateForm({ resource, onClose }: { resource: string; onClose: () => vo
     done.current = true;
     form.reset(form.getValues());
     toast.success(t('create.created', { name: String(result.data[entity.display] ?? result.data.id) }));
-    navigate(localized(recordPath(resource, result.data.id, 'show') ?? '/'));
+    if (onCreated) onCreated(result.data);
+    else navigate(localized(recordPath(resource, result.data.id, 'show') ?? '/'));
   });
 
   const title = t('create.title', { what: t(`entities:resources.${resource}.one`) });

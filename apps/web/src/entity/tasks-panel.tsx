@@ -8,7 +8,7 @@ import { useMay } from './record-routes.ts';
 import { localToday, MarkDoneButton, TASKS, TaskDue, TaskTitle } from './task-parts.tsx';
 
 // The form and its field widgets load when the user first adds a task, not with the record's page.
-const TaskCreateModal = lazy(async () => ({ default: (await import('./task-create-modal.tsx')).TaskCreateModal }));
+const CreateModal = lazy(async () => ({ default: (await import('./create-modal.tsx')).CreateModal }));
 
 type Status = 'Open' | 'Done';
 
@@ -58,6 +58,7 @@ export function TasksPanel({ resource, id }: { resource: string; id: number }) {
   const open = useTasksOf(resource, id, 'Open', !readable);
   const done = useTasksOf(resource, id, 'Done', !readable);
   const [adding, setAdding] = useState(false);
+  const presets = useMemo<Row>(() => ({ id: 0, entity: resource, recordId: id, status: 'Open' }), [resource, id]);
   if (!readable) return null;
   const today = localToday();
   const mayUpdate = may('update');
@@ -118,7 +119,13 @@ export function TasksPanel({ resource, id }: { resource: string; id: number }) {
       )}
       {adding ? (
         <Suspense fallback={null}>
-          <TaskCreateModal resource={resource} id={id} onClose={() => setAdding(false)} />
+          {/* Already about this record and open; after creating, the page stays and the task shows here. */}
+          <CreateModal
+            resource={TASKS}
+            presets={presets}
+            onClose={() => setAdding(false)}
+            onCreated={() => setAdding(false)}
+          />
         </Suspense>
       ) : null}
     </Card>
