@@ -8,19 +8,6 @@ import {
 import { nameField } from './common-fields.ts';
 import { defineEntity, type EntityDescription, entityLabelsWith, entityNamesWith } from './entity.ts';
 
-/**
- * The records a team can add its own fields to: the entities flagged
- * `customizable`, in sidebar order. Set by the registry once it holds every
- * description (this module is one of them); prefer `customizableResources`
- * from registry.ts, which is the same list.
- */
-export let customizableResources: readonly string[] = [];
-
-/** Called by registry.ts. */
-export function bindCustomizableResources(names: readonly string[]): void {
-  customizableResources = names;
-}
-
 /** The field types a custom field can have: each field type module says whether it is offered. */
 export { customFieldTypes, optionTypes };
 export type CustomFieldType = (typeof customFieldTypes)[number];

@@ -65,15 +65,3 @@ export const geographies = [
   'Japan',
   'Oceania',
 ] as const;
-
-/**
- * Record types that notes, files and tasks can belong to: the entities
- * flagged `attachable`, in sidebar order. Set by the registry once it holds
- * every description; prefer `attachableEntities` from registry.ts, the same list.
- */
-export let attachableEntities: readonly string[] = [];
-
-/** Called by registry.ts. */
-export function bindAttachableEntities(names: readonly string[]): void {
-  attachableEntities = names;
-}

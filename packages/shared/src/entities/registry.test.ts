@@ -2,9 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { adminPermissions, allPermissions, builtInRoles, dataActions, isPermission } from '../permissions.ts';
 import { dashboardBreakdowns } from '../summaries.ts';
 import { specDataAreas } from '../testing/spec-data-areas.ts';
-import { customizableResources as boundCustomizable, entityFieldTypes } from './custom-fields.ts';
+import { entityFieldTypes } from './custom-fields.ts';
 import { allFields } from './entity.ts';
-import { attachableEntities as boundAttachable } from './picklists.ts';
 import {
   attachableEntities,
   clientStateEntities,
@@ -45,7 +44,6 @@ describe('lists derived from the description flags', () => {
 
   it('custom fields: the record types offered are the customisable entities', () => {
     expect(customizableResources).toEqual(records);
-    expect(boundCustomizable).toEqual(records);
     expect(entityFieldTypes.fields.entity.options).toEqual(records);
     expect(entityFieldTypes.fields.entity.optionLabels).toEqual({
       companies: 'Companies',
@@ -60,7 +58,6 @@ describe('lists derived from the description flags', () => {
   it('notes, files and tasks belong to records of the attachable entities', () => {
     const attachable = [...records, 'fundPerformances'];
     expect(attachableEntities).toEqual(attachable);
-    expect(boundAttachable).toEqual(attachable);
     for (const name of ['notes', 'files', 'tasks']) {
       const entity = findEntity(name);
       expect(entity?.attachedTo).toEqual({ entityField: 'entity', idField: 'recordId' });

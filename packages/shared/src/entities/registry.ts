@@ -3,7 +3,7 @@ import { companies } from './companies.ts';
 import { contacts } from './contacts.ts';
 import { countries } from './countries.ts';
 import { currencies } from './currencies.ts';
-import { bindCustomizableResources, customFieldGroups, entityFieldTypes } from './custom-fields.ts';
+import { customFieldGroups, entityFieldTypes } from './custom-fields.ts';
 import { deals } from './deals.ts';
 import { type EntityDescription, entityNamesWith, inSidebarOrder, registerEntities } from './entity.ts';
 import { files } from './files.ts';
@@ -21,7 +21,6 @@ import {
 } from './links.ts';
 import { notes } from './notes.ts';
 import { outbox } from './outbox.ts';
-import { bindAttachableEntities } from './picklists.ts';
 import { roles } from './roles.ts';
 import { states } from './states.ts';
 import { tasks } from './tasks.ts';
@@ -78,11 +77,9 @@ export const permissionedEntityNames = entityNamesWith('permissions');
 
 /** The records teams may add custom fields to (`customizable: true`), in sidebar order. */
 export const customizableResources = entityNamesWith('customizable');
-bindCustomizableResources(customizableResources);
 
 /** What notes, files and tasks can belong to (`attachable: true`), in sidebar order. */
 export const attachableEntities = entityNamesWith('attachable');
-bindAttachableEntities(attachableEntities);
 
 /** The list screens (`navigation`), in sidebar order. */
 export const navigableEntities: readonly EntityDescription[] = inSidebarOrder(entityList.filter((e) => e.navigation));
