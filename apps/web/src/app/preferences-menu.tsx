@@ -12,9 +12,9 @@ export function PreferencesMenu({ label }: { label: string }) {
         </ActionIcon>
       </Menu.Target>
       <Menu.Dropdown>
-        <ThemeMenuItems />
+        <ThemeMenuItems menu={Menu} />
         <Menu.Divider />
-        <LanguageMenuItems />
+        <LanguageMenuItems menu={Menu} />
       </Menu.Dropdown>
     </Menu>
   );

@@ -1,4 +1,4 @@
-import { Menu, useMantineColorScheme } from '@mantine/core';
+import { type Menu, useMantineColorScheme } from '@mantine/core';
 import { IconCheck, IconDeviceDesktop, IconLanguage, IconMoon, IconSun } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
@@ -8,18 +8,21 @@ import { type ThemeMode, themeModes, toColorScheme, toThemeMode } from './theme.
 const themeIcons: Record<ThemeMode, typeof IconSun> = { light: IconSun, dark: IconMoon, system: IconDeviceDesktop };
 const check = <IconCheck size={16} aria-hidden />;
 
+/** The Menu the items go in, given by the menu that loaded it (menus load on first use, issue #11). */
+type MenuParts = { menu: typeof Menu };
+
 /** Theme choices for a Mantine menu: light, dark, system; the current one is marked. */
-export function ThemeMenuItems() {
+export function ThemeMenuItems({ menu }: MenuParts) {
   const { t } = useTranslation();
   const { colorScheme, setColorScheme } = useMantineColorScheme();
   const current = toThemeMode(colorScheme);
   return (
     <>
-      <Menu.Label>{t('userMenu.theme')}</Menu.Label>
+      <menu.Label>{t('userMenu.theme')}</menu.Label>
       {themeModes.map((mode) => {
         const Icon = themeIcons[mode];
         return (
-          <Menu.Item
+          <menu.Item
             key={mode}
             leftSection={<Icon size={16} aria-hidden />}
             rightSection={mode === current ? check : null}
@@ -28,7 +31,7 @@ export function ThemeMenuItems() {
             onClick={() => setColorScheme(toColorScheme(mode))}
           >
             {t(`theme.${mode}`)}
-          </Menu.Item>
+          </menu.Item>
         );
       })}
     </>
@@ -39,7 +42,7 @@ export function ThemeMenuItems() {
  * Language choices for a Mantine menu. On an address with a language prefix
  * the prefix changes too, so that the address keeps naming what is shown.
  */
-export function LanguageMenuItems() {
+export function LanguageMenuItems({ menu }: MenuParts) {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const location = useLocation();
@@ -51,9 +54,9 @@ export function LanguageMenuItems() {
   };
   return (
     <>
-      <Menu.Label>{t('userMenu.language')}</Menu.Label>
+      <menu.Label>{t('userMenu.language')}</menu.Label>
       {languages.map((language) => (
-        <Menu.Item
+        <menu.Item
           key={language}
           lang={language}
           leftSection={<IconLanguage size={16} aria-hidden />}
@@ -63,7 +66,7 @@ export function LanguageMenuItems() {
           onClick={() => choose(language)}
         >
           {t(`languages.${language}`)}
-        </Menu.Item>
+        </menu.Item>
       ))}
     </>
   );

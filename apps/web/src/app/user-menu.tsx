@@ -1,7 +1,8 @@
-import { Avatar, Group, Menu, Text, UnstyledButton } from '@mantine/core';
+import { Avatar, Group, Text, UnstyledButton } from '@mantine/core';
 import { IconChevronDown, IconKey, IconLogout, IconUser } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { OnDemandMenu } from '../entity/on-demand-menu.tsx';
 import { useSignOut } from '../features/auth/use-sign-out.ts';
 import { useLocalizedPath } from '../i18n/use-localized-path.ts';
 import type { CurrentUser } from '../store/auth-slice.ts';
@@ -13,8 +14,11 @@ export function UserMenu({ user }: { user: CurrentUser }) {
   const localized = useLocalizedPath();
   const signOut = useSignOut();
   return (
-    <Menu position="bottom-end" width={240} withinPortal>
-      <Menu.Target>
+    <OnDemandMenu
+      position="bottom-end"
+      width={240}
+      withinPortal
+      target={
         <UnstyledButton aria-label={t('userMenu.open', { name: user.fullName })} data-testid="user-menu">
           <Group gap="xs" wrap="nowrap">
             <Avatar size="sm" color="indigo" radius="xl" aria-hidden>
@@ -26,20 +30,27 @@ export function UserMenu({ user }: { user: CurrentUser }) {
             <IconChevronDown size={14} aria-hidden />
           </Group>
         </UnstyledButton>
-      </Menu.Target>
-      <Menu.Dropdown>
-        <Menu.Label>{t('userMenu.signedInAs', { email: user.email })}</Menu.Label>
-        <ThemeMenuItems />
-        <Menu.Divider />
-        <LanguageMenuItems />
-        <Menu.Divider />
-        <Menu.Item component={Link} to={localized('/change-password')} leftSection={<IconKey size={16} aria-hidden />}>
-          {t('actions.changePassword')}
-        </Menu.Item>
-        <Menu.Item leftSection={<IconLogout size={16} aria-hidden />} onClick={signOut}>
-          {t('actions.signOut')}
-        </Menu.Item>
-      </Menu.Dropdown>
-    </Menu>
+      }
+    >
+      {(menu) => (
+        <>
+          <menu.Label>{t('userMenu.signedInAs', { email: user.email })}</menu.Label>
+          <ThemeMenuItems menu={menu} />
+          <menu.Divider />
+          <LanguageMenuItems menu={menu} />
+          <menu.Divider />
+          <menu.Item
+            component={Link}
+            to={localized('/change-password')}
+            leftSection={<IconKey size={16} aria-hidden />}
+          >
+            {t('actions.changePassword')}
+          </menu.Item>
+          <menu.Item leftSection={<IconLogout size={16} aria-hidden />} onClick={signOut}>
+            {t('actions.signOut')}
+          </menu.Item>
+        </>
+      )}
+    </OnDemandMenu>
   );
 }

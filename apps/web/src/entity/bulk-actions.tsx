@@ -1,11 +1,13 @@
 import { Alert, Button, Group, List, Text } from '@mantine/core';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import type { BulkResult, BulkRow } from '../store/resource-api.ts';
-import { BulkEditModal } from './bulk-edit-modal.tsx';
 import { ConfirmDelete } from './confirm-delete.tsx';
 import { useBulkDeleteMutation } from './record-api.ts';
+
+// The bulk edit form (its field picker and value inputs) loads when it opens (issue #11).
+const BulkEditModal = lazy(async () => ({ default: (await import('./bulk-edit-modal.tsx')).BulkEditModal }));
 
 /** What a bulk action did: how many rows it was asked for, and its result. */
 export interface BulkReport extends BulkResult {
@@ -132,15 +134,17 @@ export function BulkActions({
           : t('list.confirmDeleteMany', { count: deleting?.length ?? 0, context: resource })}
       </ConfirmDelete>
       {editing ? (
-        <BulkEditModal
-          resource={resource}
-          rows={selected}
-          onClose={() => setEditing(false)}
-          onDone={(result) => {
-            onClear();
-            onDone({ ...result, total: selected.length }, t('list.updatedMany', { count: result.done.length }));
-          }}
-        />
+        <Suspense fallback={null}>
+          <BulkEditModal
+            resource={resource}
+            rows={selected}
+            onClose={() => setEditing(false)}
+            onDone={(result) => {
+              onClear();
+              onDone({ ...result, total: selected.length }, t('list.updatedMany', { count: result.done.length }));
+            }}
+          />
+        </Suspense>
       ) : null}
     </>
   );

@@ -1,5 +1,5 @@
 import { allFields, type EntityDescription } from '@data-platform/shared/entities/entity';
-import { ActionIcon, Button, Group, Modal, Paper, SimpleGrid, Text, Title } from '@mantine/core';
+import { ActionIcon, Button, Group, Paper, SimpleGrid, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconArrowDown, IconArrowUp, IconColumns, IconEye, IconEyeOff, IconGripVertical } from '@tabler/icons-react';
 import { type DragEvent, useId, useState } from 'react';
@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { useFieldLabel } from './cell-value.tsx';
 import classes from './column-chooser.module.css';
 import { moveColumn } from './list-state.ts';
+import { Modal } from './on-demand-modal.tsx';
 
 /** Fields never offered as columns. */
 const notColumns = new Set(['version']);

@@ -1,6 +1,7 @@
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Button, Group, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Modal } from './on-demand-modal.tsx';
 
 /** "Delete X?": a dialog that says what deleting does, with Cancel and a red Delete. */
 export function ConfirmDelete({

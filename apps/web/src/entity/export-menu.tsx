@@ -1,8 +1,9 @@
-import { Button, Menu } from '@mantine/core';
+import { Button } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { isApiFailure } from '../store/http.ts';
+import { OnDemandMenu } from './on-demand-menu.tsx';
 import { useExportMutation } from './record-api.ts';
 
 const formats = ['csv', 'xlsx'] as const;
@@ -24,19 +25,23 @@ export function ExportMenu({ resource, params }: { resource: string; params: rea
   };
 
   return (
-    <Menu position="bottom-end" withinPortal transitionProps={{ duration: 0 }}>
-      <Menu.Target>
+    <OnDemandMenu
+      position="bottom-end"
+      withinPortal
+      transitionProps={{ duration: 0 }}
+      target={
         <Button size="xs" variant="default" loading={working} leftSection={<IconDownload size={14} aria-hidden />}>
           {t('actions.export')}
         </Button>
-      </Menu.Target>
-      <Menu.Dropdown>
-        {formats.map((format) => (
-          <Menu.Item key={format} onClick={() => void download(format)}>
+      }
+    >
+      {(menu) =>
+        formats.map((format) => (
+          <menu.Item key={format} onClick={() => void download(format)}>
             {t(`export.${format}`)}
-          </Menu.Item>
-        ))}
-      </Menu.Dropdown>
-    </Menu>
+          </menu.Item>
+        ))
+      }
+    </OnDemandMenu>
   );
 }

@@ -1,4 +1,4 @@
-import { Alert, Button, FileInput, Modal, Stack, Table, Text } from '@mantine/core';
+import { Alert, Button, FileInput, Stack, Table, Text } from '@mantine/core';
 import { IconUpload } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -6,6 +6,7 @@ import { toast } from 'react-toastify';
 import { isApiFailure } from '../store/http.ts';
 import { useFieldLabel } from './cell-value.tsx';
 import { FormButtons } from './form-buttons.tsx';
+import { Modal } from './on-demand-modal.tsx';
 import { useImportMutation } from './record-api.ts';
 
 interface Refusal {

@@ -1,12 +1,13 @@
 import { allFields, type EntityDescription } from '@data-platform/shared/entities/entity';
-import { ActionIcon, Badge, Button, Group, Popover, Select, Stack } from '@mantine/core';
+import { ActionIcon, Badge, Button, Group } from '@mantine/core';
 import { IconFilter, IconX } from '@tabler/icons-react';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FilterCondition } from '../store/layouts-slice.ts';
 import { useFieldLabel } from './cell-value.tsx';
-import { ReferenceName, ValueInput } from './filter-inputs.tsx';
-import { conditionsOf, type FilterChoice, filterChoices } from './list-state.ts';
+import { ReferenceName } from './filter-inputs.tsx';
+
+const AddFilterForm = lazy(async () => ({ default: (await import('./add-filter.tsx')).AddFilter }));
 
 /** The filters of a list as removable chips, and a form to add one, with the operators of each field's type. */
 export function ListFilters({
@@ -76,95 +77,28 @@ export function ListFilters({
   );
 }
 
-function AddFilter({ entity, onAdd }: { entity: EntityDescription; onAdd: (conditions: FilterCondition[]) => void }) {
-  const { t } = useTranslation();
-  const label = useFieldLabel(entity.name);
-  const fields = allFields(entity);
-  const filterable = Object.entries(fields).filter(([, field]) => field.filterable);
-  const [opened, setOpened] = useState(false);
-  const [name, setName] = useState<string | null>(null);
-  const [choice, setChoice] = useState<FilterChoice | null>(null);
-  const [value, setValue] = useState<string | undefined>();
-  const [to, setTo] = useState<string | undefined>();
-  const field = name ? fields[name] : undefined;
-  const choices = field ? filterChoices(field) : [];
-  const conditions = name && choice ? conditionsOf(name, choice, value, to) : [];
-
-  const reset = () => {
-    setName(null);
-    setChoice(null);
-    setValue(undefined);
-    setTo(undefined);
-  };
-  const choiceLabel = (c: FilterChoice) => (c === 'between' ? t('list.between') : t(`ops.${c}`));
-
+/** The "Add filter" button, also the target of its form's popover (add-filter.tsx). */
+export function addFilterButton(label: string, onClick: () => void) {
   return (
-    <Popover opened={opened} onChange={setOpened} position="bottom-start" width={320} trapFocus withinPortal>
-      <Popover.Target>
-        <Button
-          variant="default"
-          size="xs"
-          leftSection={<IconFilter size={14} aria-hidden />}
-          onClick={() => setOpened((o) => !o)}
-        >
-          {t('list.addFilter')}
-        </Button>
-      </Popover.Target>
-      <Popover.Dropdown>
-        <form
-          onSubmit={(event) => {
-            event.preventDefault();
-            if (conditions.length === 0) return;
-            onAdd(conditions);
-            reset();
-            setOpened(false);
-          }}
-        >
-          <Stack gap="xs">
-            <Select
-              label={t('list.filterField')}
-              data={filterable.map(([n, f]) => ({ value: n, label: label(n, f) }))}
-              value={name}
-              onChange={(next) => {
-                setName(next);
-                const nextField = next ? fields[next] : undefined;
-                setChoice(nextField ? (filterChoices(nextField)[0] ?? null) : null);
-                setValue(undefined);
-                setTo(undefined);
-              }}
-              searchable
-              comboboxProps={{ withinPortal: false }}
-            />
-            {field ? (
-              <Select
-                label={t('list.filterOperator')}
-                data={choices.map((c) => ({ value: c, label: choiceLabel(c) }))}
-                value={choice}
-                onChange={(next) => setChoice(next as FilterChoice | null)}
-                allowDeselect={false}
-                comboboxProps={{ withinPortal: false }}
-              />
-            ) : null}
-            {field && choice && choice !== 'isNull' && choice !== 'notNull' ? (
-              <ValueInput
-                field={field}
-                label={choice === 'between' ? t('list.from') : t('list.filterValue')}
-                value={value}
-                onChange={(next) => setValue(next)}
-                several={choice === 'in'}
-              />
-            ) : null}
-            {field && choice === 'between' ? (
-              <ValueInput field={field} label={t('list.to')} value={to} onChange={(next) => setTo(next)} />
-            ) : null}
-            <Group justify="flex-end">
-              <Button type="submit" size="xs" disabled={conditions.length === 0}>
-                {t('list.applyFilter')}
-              </Button>
-            </Group>
-          </Stack>
-        </form>
-      </Popover.Dropdown>
-    </Popover>
+    <Button variant="default" size="xs" leftSection={<IconFilter size={14} aria-hidden />} onClick={onClick}>
+      {label}
+    </Button>
+  );
+}
+
+/**
+ * "Add filter": a button until first used, then its form, opened by that
+ * click: the form's pickers and value inputs load with it, not with the list
+ * (issue #11).
+ */
+function AddFilter(props: { entity: EntityDescription; onAdd: (conditions: FilterCondition[]) => void }) {
+  const { t } = useTranslation();
+  const [used, setUsed] = useState(false);
+  const button = addFilterButton(t('list.addFilter'), () => setUsed(true));
+  if (!used) return button;
+  return (
+    <Suspense fallback={button}>
+      <AddFilterForm {...props} />
+    </Suspense>
   );
 }

@@ -1,4 +1,4 @@
-import { Button, Group, Menu, Modal, Stack, TextInput } from '@mantine/core';
+import { Button, Group, Stack, TextInput } from '@mantine/core';
 import { IconChevronDown, IconDeviceFloppy, IconLayoutList, IconPencil, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,6 +10,8 @@ import { queryString } from '../store/http.ts';
 import { addLayout, type Layout, removeLayout, replaceLayout } from '../store/layouts-slice.ts';
 import { ConfirmDelete } from './confirm-delete.tsx';
 import { customPathFor, type ListView, layoutHref } from './list-state.ts';
+import { OnDemandMenu } from './on-demand-menu.tsx';
+import { Modal } from './on-demand-modal.tsx';
 
 const noLayouts: Layout[] = [];
 
@@ -61,8 +63,11 @@ export function ListViews({
   return (
     <>
       {/* No closing transition: a menu fading out under the dialog it opened is a menu without items. */}
-      <Menu position="bottom-end" withinPortal transitionProps={{ duration: 0 }}>
-        <Menu.Target>
+      <OnDemandMenu
+        position="bottom-end"
+        withinPortal
+        transitionProps={{ duration: 0 }}
+        target={
           <Button
             variant="default"
             size="xs"
@@ -71,58 +76,61 @@ export function ListViews({
           >
             {t('views.menu')}
           </Button>
-        </Menu.Target>
-        <Menu.Dropdown>
-          <Menu.Label>{t('views.savedViews')}</Menu.Label>
-          {layouts.length === 0 ? <Menu.Item disabled>{t('views.none')}</Menu.Item> : null}
-          {layouts.map((layout) => (
-            <Menu.Item key={layout.pathId} component={Link} to={href(layout)}>
-              {layout.name}
-            </Menu.Item>
-          ))}
-          <Menu.Divider />
-          {current ? (
-            <Menu.Item
-              leftSection={<IconDeviceFloppy size={14} aria-hidden />}
-              onClick={() => {
-                dispatch(replaceLayout({ rootPath, layout: { ...current, ...state } }));
-                toast.success(t('views.updated', { name: current.name }));
-              }}
-            >
-              {t('views.update')}
-            </Menu.Item>
-          ) : null}
-          <Menu.Item
-            leftSection={<IconDeviceFloppy size={14} aria-hidden />}
-            onClick={() => {
-              setName('');
-              setNaming('save');
-            }}
-          >
-            {t('views.saveAs')}
-          </Menu.Item>
-          {current ? (
-            <>
-              <Menu.Item
-                leftSection={<IconPencil size={14} aria-hidden />}
+        }
+      >
+        {(menu) => (
+          <>
+            <menu.Label>{t('views.savedViews')}</menu.Label>
+            {layouts.length === 0 ? <menu.Item disabled>{t('views.none')}</menu.Item> : null}
+            {layouts.map((layout) => (
+              <menu.Item key={layout.pathId} component={Link} to={href(layout)}>
+                {layout.name}
+              </menu.Item>
+            ))}
+            <menu.Divider />
+            {current ? (
+              <menu.Item
+                leftSection={<IconDeviceFloppy size={14} aria-hidden />}
                 onClick={() => {
-                  setName(current.name);
-                  setNaming('rename');
+                  dispatch(replaceLayout({ rootPath, layout: { ...current, ...state } }));
+                  toast.success(t('views.updated', { name: current.name }));
                 }}
               >
-                {t('views.rename')}
-              </Menu.Item>
-              <Menu.Item
-                color="red"
-                leftSection={<IconTrash size={14} aria-hidden />}
-                onClick={() => setConfirmDelete(true)}
-              >
-                {t('views.delete')}
-              </Menu.Item>
-            </>
-          ) : null}
-        </Menu.Dropdown>
-      </Menu>
+                {t('views.update')}
+              </menu.Item>
+            ) : null}
+            <menu.Item
+              leftSection={<IconDeviceFloppy size={14} aria-hidden />}
+              onClick={() => {
+                setName('');
+                setNaming('save');
+              }}
+            >
+              {t('views.saveAs')}
+            </menu.Item>
+            {current ? (
+              <>
+                <menu.Item
+                  leftSection={<IconPencil size={14} aria-hidden />}
+                  onClick={() => {
+                    setName(current.name);
+                    setNaming('rename');
+                  }}
+                >
+                  {t('views.rename')}
+                </menu.Item>
+                <menu.Item
+                  color="red"
+                  leftSection={<IconTrash size={14} aria-hidden />}
+                  onClick={() => setConfirmDelete(true)}
+                >
+                  {t('views.delete')}
+                </menu.Item>
+              </>
+            ) : null}
+          </>
+        )}
+      </OnDemandMenu>
       <Modal
         closeButtonProps={{ 'aria-label': t('actions.close') }}
         opened={naming !== null}
