@@ -1,5 +1,5 @@
 import { allPermissions } from '@data-platform/shared/permissions';
-import { AppShell, Burger, Group, Image, NavLink, ScrollArea, Text, UnstyledButton } from '@mantine/core';
+import { AppShell, Burger, Group, Image, NavLink, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import {
   IconArrowsExchange,
@@ -107,7 +107,8 @@ export function Shell() {
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="xs" component="nav" aria-label={t('nav.main')} inert={narrow && !opened}>
-        <ScrollArea type="auto">
+        {/* The browser's own scrolling: Mantine's ScrollArea would bring its positioning library to every first screen (issue #11). */}
+        <div className={classes.links}>
           {links.map(({ path, label, Icon }) => (
             <NavLink
               key={path}
@@ -120,7 +121,7 @@ export function Shell() {
               onClick={close}
             />
           ))}
-        </ScrollArea>
+        </div>
       </AppShell.Navbar>
       <AppShell.Main id="main" tabIndex={-1}>
         {user ? <Outlet /> : null}
