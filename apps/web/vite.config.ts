@@ -89,6 +89,21 @@ function signInJsBudget(): Plugin {
 }
 
 /**
+ * Every `import ... from 'zod'` of the app goes through
+ * src/app/zod-without-eval.ts, which switches zod's compiling off before
+ * handing zod on: the screens that load zod (forms, the first check of an
+ * auth form) get it set, and main.tsx need not load zod to set it.
+ */
+function zodWithoutEval(): Plugin {
+  const shim = path.join(import.meta.dirname, 'src/app/zod-without-eval.ts');
+  return {
+    name: 'data-platform-zod-without-eval',
+    enforce: 'pre',
+    resolveId: (source, importer) => (source === 'zod' && importer !== shim ? shim : null),
+  };
+}
+
+/**
  * React Router's package names its development build for every condition; its
  * production build is the same code with the development warnings switched
  * off, so that the minifier drops them. The build uses it.
@@ -103,7 +118,7 @@ const reactRouterProduction = [
 ];
 
 export default defineConfig(({ command }) => ({
-  plugins: [react(), bootScriptPlugin(), signInJsBudget()],
+  plugins: [zodWithoutEval(), react(), bootScriptPlugin(), signInJsBudget()],
   resolve: {
     alias: [
       ...(command === 'build' ? reactRouterProduction : []),
