@@ -1,10 +1,10 @@
-import { CloseButton, MantineProvider, useComputedColorScheme } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { MantineProvider } from '@mantine/core';
+import { lazy, Suspense } from 'react';
 import { Provider } from 'react-redux';
 import { RouterProvider } from 'react-router/dom';
-import { ToastContainer } from 'react-toastify';
 import type { Persistor } from 'redux-persist';
 import { PersistGate } from 'redux-persist/integration/react';
+import { useToastsWanted } from '../entity/toasts.ts';
 import type { AppStore } from '../store/store.ts';
 import type { AppRouter } from './router.tsx';
 import { Splash } from './splash.tsx';
@@ -12,18 +12,15 @@ import { cssVariablesResolver, theme, themeStorage } from './theme.ts';
 
 const colorSchemeManager = themeStorage();
 
-function Toasts() {
-  const scheme = useComputedColorScheme('light');
-  const { t } = useTranslation();
-  return (
-    <ToastContainer
-      position="bottom-right"
-      theme={scheme}
-      newestOnTop
-      limit={4}
-      closeButton={({ closeToast }) => <CloseButton size="sm" onClick={closeToast} aria-label={t('toast.close')} />}
-    />
-  );
+const Toasts = lazy(async () => ({ default: (await import('./toast-container.tsx')).Toasts }));
+
+/** Messages' container, once a message was asked for (toasts.ts). */
+function LoadedToasts() {
+  return useToastsWanted() ? (
+    <Suspense fallback={null}>
+      <Toasts />
+    </Suspense>
+  ) : null;
 }
 
 /** Providers around the router: store, theme, the splash of every start, notifications. */
@@ -40,7 +37,7 @@ export function App({ store, persistor, router }: { store: AppStore; persistor: 
         <PersistGate persistor={persistor} loading={null}>
           <RouterProvider router={router} />
         </PersistGate>
-        <Toasts />
+        <LoadedToasts />
       </MantineProvider>
     </Provider>
   );

@@ -1,5 +1,5 @@
 import { isRejectedWithValue } from '@reduxjs/toolkit';
-import { toast } from 'react-toastify';
+import { notify } from '../entity/toasts.ts';
 import { i18n } from '../i18n/i18n.ts';
 import { isApiFailure } from '../store/http.ts';
 import { type AppListeners, isSessionEnd } from '../store/store.ts';
@@ -10,13 +10,13 @@ export function startNotifications(listeners: AppListeners): void {
     predicate: (action) => isRejectedWithValue(action),
     effect: (action) => {
       if (isSessionEnd(action)) {
-        toast.info(i18n.t('session.expired'), { toastId: 'session-end' });
+        notify((toast) => toast.info(i18n.t('session.expired'), { toastId: 'session-end' }));
         return;
       }
       const failure = (action as { payload?: unknown }).payload;
       if (!isApiFailure(failure)) return;
       const message = failure.status === 0 ? i18n.t('errors:network') : failure.message;
-      toast.error(message, { toastId: `${failure.code}:${message}` });
+      notify((toast) => toast.error(message, { toastId: `${failure.code}:${message}` }));
     },
   });
 }

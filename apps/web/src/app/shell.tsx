@@ -15,12 +15,13 @@ import {
   IconUsers,
   IconUsersGroup,
 } from '@tabler/icons-react';
-import { lazy } from 'react';
+import { lazy, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, Outlet, useLocation } from 'react-router';
 import { canRead, holds } from '../entity/access.ts';
 import { RecordModalSlot, type RecordModals } from '../entity/record-modal-slot.tsx';
 import { availableResourceRoutes } from '../entity/resource-routes.ts';
+import { loadToasts } from '../entity/toasts.ts';
 import { stripLanguage } from '../i18n/languages.ts';
 import { useLocalizedPath } from '../i18n/use-localized-path.ts';
 import { useAppSelector } from '../store/hooks.ts';
@@ -52,6 +53,10 @@ const featureModals: Record<string, RecordModals> = {
 
 /** The signed-in layout: header with the user's menu, sidebar, and the page. */
 export function Shell() {
+  // The signed-in pages show messages through react-toastify directly: its container mounts with the shell.
+  useEffect(() => {
+    void loadToasts();
+  }, []);
   const { t } = useTranslation(['common', 'entities']);
   const [opened, { toggle, close }] = useDisclosure();
   // Below the `sm` breakpoint the closed sidebar is off screen: out of the tab order and the accessibility tree too.

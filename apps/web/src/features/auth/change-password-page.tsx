@@ -1,6 +1,6 @@
 import { Button, Container, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { toast } from 'react-toastify';
+import { notify } from '../../entity/toasts.ts';
 import { useChangePasswordMutation } from '../../store/api.ts';
 import { useCheckedForm } from './form-rules.ts';
 import { NewPasswordFields, newPasswordRules } from './new-password-fields.tsx';
@@ -15,7 +15,7 @@ export function ChangePasswordPage() {
       const result = await change({ currentPassword: values.currentPassword ?? '', password: values.password ?? '' });
       if (result.error) return result.error;
       form.reset();
-      toast.success(t('changePassword.done'));
+      notify((toast) => toast.success(t('changePassword.done')));
       return undefined;
     },
   );

@@ -2,7 +2,7 @@ import { Alert, Anchor, Button, Stack, Text, TextInput, Title } from '@mantine/c
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { toast } from 'react-toastify';
+import { notify } from '../../entity/toasts.ts';
 import { useLocalizedPath } from '../../i18n/use-localized-path.ts';
 import { useAcceptInvitationMutation, useRequestAccessMutation } from '../../store/api.ts';
 import { endSession, loginWithTokenParam } from '../../store/auth-slice.ts';
@@ -59,7 +59,7 @@ function InvitationForm({ token }: { token: string }) {
     const result = await accept({ token, ...person(values) });
     if (result.error) return result.error;
     dispatch(loginWithTokenParam(result.data.accessToken));
-    toast.success(t('invitation.welcome', { name: result.data.user.fullName }));
+    notify((toast) => toast.success(t('invitation.welcome', { name: result.data.user.fullName })));
     await navigate(localized('/'), { replace: true });
     return undefined;
   });

@@ -1,7 +1,7 @@
 import { Alert, Anchor, Button, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { toast } from 'react-toastify';
+import { notify } from '../../entity/toasts.ts';
 import { useLocalizedPath } from '../../i18n/use-localized-path.ts';
 import { useResetPasswordMutation } from '../../store/api.ts';
 import { BackToSignIn } from './back-to-sign-in.tsx';
@@ -19,7 +19,7 @@ export function ResetPasswordPage() {
   const { errors, onSubmit } = useCheckedForm(newPasswordRules, async (values) => {
     const result = await reset({ token: token ?? '', password: values.password ?? '' });
     if (result.error) return result.error;
-    toast.success(t('reset.done'));
+    notify((toast) => toast.success(t('reset.done')));
     await navigate(localized('/sign-in'), { replace: true });
     return undefined;
   });

@@ -2,7 +2,7 @@ import { Alert, Anchor, Button, Stack, Text, TextInput, Title } from '@mantine/c
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
-import { toast } from 'react-toastify';
+import { notify } from '../../entity/toasts.ts';
 import { useLocalizedPath } from '../../i18n/use-localized-path.ts';
 import { endSession, login } from '../../store/auth-slice.ts';
 import { useAppDispatch, useAppSelector } from '../../store/hooks.ts';
@@ -30,7 +30,7 @@ export function SignInPage() {
   useEffect(() => {
     if (!signingOut || !held) return;
     void dispatch(endSession());
-    toast.info(t('signedOut'), { toastId: 'signed-out' });
+    notify((toast) => toast.info(t('signedOut'), { toastId: 'signed-out' }));
   }, [signingOut, held, dispatch, t]);
 
   const { errors, onSubmit } = useCheckedForm({ email: 'email', password: 'required' }, async (values) => {
