@@ -1,5 +1,3 @@
-// First: before any schema parses.
-import './app/zod-without-eval.ts';
 import '@fontsource-variable/inter/wght.css';
 import '@mantine/core/styles.css';
 // As a stylesheet: vite.config.ts gives the app react-toastify's entry without its injected styles.
