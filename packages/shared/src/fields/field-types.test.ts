@@ -85,7 +85,7 @@ const examples: Record<FieldType, Examples> = {
   },
   url: {
     valid: ['https://example.com/a'],
-    invalid: ['ftp://example.com', 'javascript:alert(1)'],
+    invalid: ['ftp://example.com', 'javascript:alert(1)', 'https://example.com/a\u0000b'],
     filters: [['example', 'example']],
     cells: [['https://example.com', 'https://example.com']],
     exports: [['https://example.com', ['https://example.com']]],
@@ -439,6 +439,26 @@ describe.each(fieldTypes)('the %s type', (type) => {
       expect(module.toForm(value)).toEqual(form);
       expect(module.toApi(form, null, field)).toEqual(api);
     }
+  });
+});
+
+describe('refusals name what is wrong', () => {
+  const message = (field: FieldDescription, value: unknown) =>
+    valueSchema(field).safeParse(value).error?.issues[0]?.message;
+
+  it('a number out of its bounds says the bound, not the type', () => {
+    const employees: FieldDescription = { type: 'integer', label: 'Employees', min: 0, max: 1000 };
+    expect(message(employees, -1)).toBe('At least 0');
+    expect(message(employees, 1001)).toBe('At most 1000');
+    expect(message(employees, 'many')).toBe('Expected a whole number');
+    expect(message({ type: 'decimal', label: 'Share', min: 0 }, -0.5)).toBe('At least 0');
+    expect(message({ type: 'year', label: 'Founded' }, 1700)).toBe('Expected a year from 1800 to 2200');
+  });
+
+  it('a web address with the NUL character is refused as such (PostgreSQL cannot store it)', () => {
+    expect(message({ type: 'url', label: 'Website' }, 'https://example.com/a\u0000b')).toBe(
+      'Cannot contain the NUL character',
+    );
   });
 });
 

@@ -27,8 +27,9 @@ const nulMessage = 'Cannot contain the NUL character';
 /** The field's own bounds on a number. */
 function bounded(schema: z.ZodNumber, field: FieldDescription): z.ZodNumber {
   let s = schema;
-  if (field.min !== undefined) s = s.min(field.min);
-  if (field.max !== undefined) s = s.max(field.max);
+  // Own messages: a type's error (`Expected a whole number`) would otherwise stand for its bounds too.
+  if (field.min !== undefined) s = s.min(field.min, `At least ${field.min}`);
+  if (field.max !== undefined) s = s.max(field.max, `At most ${field.max}`);
   return s;
 }
 

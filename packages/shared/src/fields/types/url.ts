@@ -11,8 +11,11 @@ export const url = defineFieldType({
   sortable: true,
   text: true,
   customizable: true,
-  valueSchema: (_field, { z }) =>
-    z.url({ protocol: /^https?$/, error: 'Expected a web address starting with http:// or https://' }).max(2000),
+  valueSchema: (_field, { z, withoutNul, nulMessage }) =>
+    z
+      .url({ protocol: /^https?$/, error: 'Expected a web address starting with http:// or https://' })
+      .max(2000, 'At most 2000 characters')
+      .regex(withoutNul, nulMessage),
   filterValueSchema: (_field, { anyText }) => anyText(),
   importCell: cellText,
   exportCells: (value) => [plainCell(value)],

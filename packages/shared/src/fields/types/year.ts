@@ -14,7 +14,12 @@ export const year = defineFieldType({
   filterChoices: rangeChoices,
   sortable: true,
   customizable: false,
-  valueSchema: (_field, { z }) => z.number({ error: 'Expected a year' }).int().min(FIRST_YEAR).max(LAST_YEAR),
+  valueSchema: (_field, { z }) =>
+    z
+      .number({ error: 'Expected a year' })
+      .int()
+      .min(FIRST_YEAR, `Expected a year from ${FIRST_YEAR} to ${LAST_YEAR}`)
+      .max(LAST_YEAR, `Expected a year from ${FIRST_YEAR} to ${LAST_YEAR}`),
   filterValueSchema: (_field, { numberText }) => numberText('Expected a whole number', (n) => n.int()),
   importCell: cellNumber,
   exportCells: (value) => [plainCell(value)],
