@@ -205,7 +205,7 @@ describe('create and update bodies', () => {
       'revenue.currency': 'Expected an ISO 4217 currency code such as USD',
     });
     expect(await create({ tags: 'one' })).toEqual({ tags: 'Invalid input: expected array, received string' });
-    expect(await create({ foundedYear: 1200 })).toEqual({ foundedYear: 'Expected a year' });
+    expect(await create({ foundedYear: 1200 })).toEqual({ foundedYear: 'Expected a year from 1800 to 2200' });
     expect(await create({ hqCountryId: 'FR' })).toEqual({ hqCountryId: 'Expected the id of a record' });
     expect(await create({ city: 'Os\u0000lo' })).toEqual({ city: 'Cannot contain the NUL character' });
     expect(await create({ tags: ['ok', '\u0000'] })).toEqual({ 'tags.1': 'Cannot contain the NUL character' });
