@@ -50,6 +50,8 @@ describe('bulk actions where some rows fail', () => {
 
   beforeAll(async () => {
     [server, browser] = await Promise.all([startTestServer(), launchChromium()]);
+    // A row no search below matches: "3 records" is then shown only once a search has narrowed the list.
+    await createCompany(server, 'Unrelated Holdings');
     page = await newPage(browser);
     await openSignedIn(page, `${server.url}/companies`);
   });

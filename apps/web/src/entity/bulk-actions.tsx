@@ -83,7 +83,8 @@ export function BulkActions({
   onClear: () => void;
 }) {
   const { t } = useTranslation();
-  const [editing, setEditing] = useState(false);
+  // The rows the edit was opened for: a search or filter changed meanwhile clears the selection, not the form's rows.
+  const [editing, setEditing] = useState<readonly BulkRow[] | null>(null);
   const [bulkRemove, { isLoading: removing }] = useBulkDeleteMutation(resource);
 
   const confirmDelete = async () => {
@@ -108,7 +109,7 @@ export function BulkActions({
         <Group gap="xs" role="toolbar" aria-label={t('list.bulkActions')} data-testid="bulk-bar">
           <Text size="sm">{t('list.selected', { count: selected.length })}</Text>
           {mayEdit ? (
-            <Button size="xs" variant="default" onClick={() => setEditing(true)}>
+            <Button size="xs" variant="default" onClick={() => setEditing(selected)}>
               {t('list.bulkEdit')}
             </Button>
           ) : null}
@@ -137,11 +138,11 @@ export function BulkActions({
         <Suspense fallback={null}>
           <BulkEditModal
             resource={resource}
-            rows={selected}
-            onClose={() => setEditing(false)}
+            rows={editing}
+            onClose={() => setEditing(null)}
             onDone={(result) => {
               onClear();
-              onDone({ ...result, total: selected.length }, t('list.updatedMany', { count: result.done.length }));
+              onDone({ ...result, total: editing.length }, t('list.updatedMany', { count: result.done.length }));
             }}
           />
         </Suspense>
