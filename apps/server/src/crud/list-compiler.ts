@@ -6,7 +6,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import { columnName } from '../db/columns.ts';
 import { column, fieldOf, pgArrayLiteral, rowJson, sqlArrayType, valueExpr } from './sql-fragments.ts';
 
-const ROOT = 't';
+export const ROOT = 't';
 
 function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -276,18 +276,6 @@ export function listSql(entity: EntityDescription, query: ListQuery, cursorValue
       order by ${order}
       limit ${query.pageSize + 1} offset ${offset}) ${sql.identifier(ROOT)}
     order by ${order}`;
-}
-
-/** Counts matching rows, stopping at `cap + 1`. */
-export function cappedCountSql(entity: EntityDescription, query: ListQuery, cap: number, scope?: ListScope): SQL {
-  return sql`select count(*)::int as n from (select 1 from ${sql.identifier(entity.table)} ${sql.identifier(ROOT)}
-    where ${whereSql(entity, query, scope)} limit ${cap + 1}) s`;
-}
-
-/** The planner's estimate of the matching rows. */
-export function estimateSql(entity: EntityDescription, query: ListQuery, scope?: ListScope): SQL {
-  return sql`explain (format json) select 1 from ${sql.identifier(entity.table)} ${sql.identifier(ROOT)}
-    where ${whereSql(entity, query, scope)}`;
 }
 
 /** The number of keys a cursor of this list carries. */

@@ -11,26 +11,9 @@ import type { Actor } from '../auth/actor.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { columnName } from '../db/columns.ts';
 import { invalid, notFound, staleVersion } from '../domain/errors.ts';
-import {
-  cappedCountSql,
-  estimateSql,
-  getSql,
-  type ListScope,
-  listSql,
-  orderKeyCount,
-  orderSignature,
-  selectionSql,
-} from './list-compiler.ts';
+import { getSql, type ListScope, listSql, orderKeyCount, orderSignature, selectionSql } from './list-compiler.ts';
+import { countRows } from './list-count.ts';
 import { column, customColumnWrite, fieldOf, pgArrayLiteral, writeColumns } from './sql-fragments.ts';
-
-/** Lists count exactly up to this many rows; above it they answer the planner's estimate. */
-export const EXACT_COUNT_CAP = 10_000;
-/**
- * A list the planner expects to be this many times over the cap answers the
- * estimate without counting (counting reads cap + 1 rows: milliseconds on
- * every page of a big table). Estimates are rarely off by that much.
- */
-const ESTIMATE_MARGIN = 10;
 
 const cursorSchema = z.object({ o: z.string(), v: z.array(z.union([z.string(), z.number(), z.boolean(), z.null()])) });
 
@@ -66,25 +49,6 @@ export interface ListPage {
   total: number;
   totalExact: boolean;
   nextCursor: string | null;
-}
-
-/** Exact up to the cap, the planner's estimate above it. */
-export async function countRows(
-  database: Database,
-  entity: EntityDescription,
-  query: ListQuery,
-  scope?: ListScope,
-): Promise<{ total: number; totalExact: boolean }> {
-  const [plan] = await database.rows<{ 'QUERY PLAN': unknown }>(estimateSql(entity, query, scope));
-  const raw = plan?.['QUERY PLAN'];
-  const json = (typeof raw === 'string' ? JSON.parse(raw) : raw) as [{ Plan: { 'Plan Rows': number } }];
-  const estimate = Math.round(json[0].Plan['Plan Rows']);
-  // Far above the cap the count would only confirm the estimate, at the cost of reading cap + 1 rows.
-  if (estimate > EXACT_COUNT_CAP * ESTIMATE_MARGIN) return { total: estimate, totalExact: false };
-  const [counted] = await database.rows<{ n: number }>(cappedCountSql(entity, query, EXACT_COUNT_CAP, scope));
-  const n = counted?.n ?? 0;
-  if (n <= EXACT_COUNT_CAP) return { total: n, totalExact: true };
-  return { total: Math.max(EXACT_COUNT_CAP + 1, estimate), totalExact: false };
 }
 
 /** One page of a list, with its total and the cursor of the next page. */

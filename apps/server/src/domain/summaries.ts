@@ -5,7 +5,8 @@ import { type DashboardSummaries, dashboardBreakdowns, type GroupCount } from '@
 import { sql } from 'drizzle-orm';
 import { readableEntity, readableScope } from '../access/reading.ts';
 import type { Actor } from '../auth/actor.ts';
-import { countRows, listRecords } from '../crud/records.ts';
+import { countRows } from '../crud/list-count.ts';
+import { listRecords } from '../crud/records.ts';
 import type { Database } from '../db/client.ts';
 import { columnName } from '../db/columns.ts';
 
