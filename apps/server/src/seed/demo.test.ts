@@ -1,6 +1,7 @@
 import { companies } from '@data-platform/shared/entities/companies';
 import { deals } from '@data-platform/shared/entities/deals';
 import { parseListQueryString } from '@data-platform/shared/query/list-query';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { currentDescription, customFieldDefinitions } from '../crud/custom-fields.ts';
 import { listRecords } from '../crud/records.ts';
@@ -48,5 +49,21 @@ describe('demo data on first start', () => {
     }
     const dealsDescribed = await currentDescription(database, deals);
     expect(Object.keys(dealsDescribed.fields)).toContain(nextStep);
+  });
+
+  it('gives the first administrator open tasks due around today', async () => {
+    const fresh = await openTestDatabase();
+    try {
+      const [admin] = await fresh.database.rows<{ id: number }>(
+        sql`insert into users (email, first_name, status) values ('first@example.com', 'First', 'active') returning id::int as id`,
+      );
+      expect(await seedDemoIfEmpty(fresh.database, { info: () => {} })).toBe(true);
+      const mine = await fresh.database.rows<{ status: string; days: number }>(
+        sql`select status, (due_date - current_date)::int as days from tasks where owner_id = ${admin?.id} order by due_date`,
+      );
+      expect(mine).toEqual([-3, -1, 0, 2, 6, 13].map((days) => ({ status: 'Open', days })));
+    } finally {
+      await fresh.close();
+    }
   });
 });

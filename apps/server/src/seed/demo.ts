@@ -1,6 +1,7 @@
 import { companies } from '@data-platform/shared/entities/companies';
 import { customFieldGroups, entityFieldTypes } from '@data-platform/shared/entities/custom-fields';
 import { deals } from '@data-platform/shared/entities/deals';
+import { tasks } from '@data-platform/shared/entities/tasks';
 import { users } from '@data-platform/shared/entities/users';
 import { sql } from 'drizzle-orm';
 import { pgArrayLiteral } from '../crud/sql-fragments.ts';
@@ -17,20 +18,40 @@ export interface SeedLog {
  * dataset so that every screen has something to show. Returns whether it did.
  */
 export async function seedDemoIfEmpty(database: Database, log: SeedLog): Promise<boolean> {
-  const [accounts] = await database.rows<{ n: number }>(
-    sql`select count(*)::int as n from ${sql.identifier(users.table)}`,
+  const [accounts] = await database.rows<{ n: number; first: number | null }>(
+    sql`select count(*)::int as n, min(id)::int as first from ${sql.identifier(users.table)}`,
   );
   if ((accounts?.n ?? 0) > 1 || (await tablesWithRows(database)).length > 0) return false;
   const started = performance.now();
   const [{ seedDatabase }, { demoCounts }] = await Promise.all([import('./load.ts'), import('./generator.ts')]);
   const timings = await seedDatabase(database, demoCounts);
   await addDemoCustomFields(database);
+  if (accounts?.first) await giveDemoTasks(database, accounts.first);
   const summary = timings
     .filter((t) => t.rows > 0)
     .map((t) => `${t.rows} ${t.table}`)
     .join(', ');
   log.info(`Empty database: loaded demo data in ${Math.round(performance.now() - started)} ms (${summary})`);
   return true;
+}
+
+/** Days from today that the first administrator's demo tasks are due: two overdue, one today, the rest ahead. */
+const demoTaskDue = [-3, -1, 0, 2, 6, 13];
+
+/**
+ * Gives the first administrator (the account that signs in first) a few open
+ * tasks due around today, so that the home page's "My open tasks" shows what
+ * it is for on the first visit; the seeded tasks belong to generated users
+ * and fall on the dataset's own dates.
+ */
+async function giveDemoTasks(database: Database, userId: number): Promise<void> {
+  const table = sql.identifier(tasks.table);
+  await database.rows(
+    sql`update ${table} t set owner_id = ${userId}, status = 'Open',
+        due_date = current_date + (${pgArrayLiteral(demoTaskDue.map(String))}::int[])[p.n]
+      from (select id, row_number() over (order by id)::int as n from ${table} order by id limit ${demoTaskDue.length}) p
+      where t.id = p.id`,
+  );
 }
 
 const sources = ['Referral', 'Conference', 'Inbound', 'Outbound'];
