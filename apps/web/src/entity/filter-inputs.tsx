@@ -2,8 +2,6 @@ import type { FieldDescription } from '@data-platform/shared/fields/field-types'
 import { Loader } from '@mantine/core';
 import { lazy, Suspense } from 'react';
 
-export { ReferenceName } from './field-widgets/reference-name.tsx';
-
 /**
  * The widgets' filter inputs load with the first one shown (a filter being
  * written, a bulk edit), not with the list: they bring pickers and number

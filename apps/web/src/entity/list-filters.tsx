@@ -5,7 +5,7 @@ import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FilterCondition } from '../store/layouts-slice.ts';
 import { useFieldLabel } from './cell-value.tsx';
-import { ReferenceName } from './filter-inputs.tsx';
+import { ReferenceName } from './field-widgets/reference-name.tsx';
 
 const AddFilterForm = lazy(async () => ({ default: (await import('./add-filter.tsx')).AddFilter }));
 

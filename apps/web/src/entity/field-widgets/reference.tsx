@@ -13,8 +13,6 @@ import { recordPath } from '../record-routes.ts';
 import { inputProps } from './text-input.tsx';
 import type { ControlProps, FieldWidget, FilterProps, ValueProps } from './widget.ts';
 
-export { ReferenceName } from './reference-name.tsx';
-
 interface Option {
   value: string;
   label: string;

@@ -2,7 +2,7 @@ import { findEntity } from '@data-platform/shared/entities/registry';
 import { Anchor, Card, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { ReferenceName } from '../../entity/field-widgets/reference.tsx';
+import { ReferenceName } from '../../entity/field-widgets/reference-name.tsx';
 import { useListInfiniteQuery } from '../../entity/record-api.ts';
 import { recordPath, useMay } from '../../entity/record-routes.ts';
 import { filterSearch, listPathOf } from '../../entity/resource-routes.ts';
