@@ -1,4 +1,4 @@
-import { bigint, index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, index, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { tableOf } from './schema.ts';
 
 // Resolved lazily: schema.ts re-exports this module.
@@ -42,4 +42,22 @@ export const userTokens = pgTable(
     usedAt: at('used_at'),
   },
   (t) => [index('user_tokens_user_id_idx').on(t.userId)],
+);
+
+/**
+ * Throttling counts (auth/throttle.ts), kept in the database so that every
+ * server process over it enforces one limit: per limiter and key, the times
+ * of the latest events within the window, at most the limiter's limit of them.
+ */
+export const throttleCounters = pgTable(
+  'throttle_counters',
+  {
+    limiter: text('limiter').notNull(),
+    key: text('key').notNull(),
+    /** Oldest first; only the last `limit` matter for the next answer, so no more are kept. */
+    events: at('events').array().notNull(),
+    /** When the newest event leaves the window: from then on the row counts nothing and can be pruned. */
+    expiresAt: at('expires_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.limiter, t.key] }), index('throttle_counters_expires_at_idx').on(t.expiresAt)],
 );

@@ -62,28 +62,14 @@ function buildTable(entity: EntityDescription): EntityTable {
   if (isCustomizable(entity)) columns.custom = jsonb(CUSTOM_COLUMN).notNull().default({});
   return pgTable(entity.table, columns, (t) => {
     const col = (name: string) => t[name] as ExtraConfigColumn;
-    const indexName = (names: string[], suffix: string) =>
-      `${entity.table}_${names.map(columnName).join('_')}_${suffix}`.slice(0, 63);
-    const list: IndexBuilder[] = [];
-    const leading = new Set<string>();
-    for (const names of entity.indexes ?? []) {
-      list.push(index(indexName(names, 'idx')).on(col(names[0] as string), ...names.slice(1).map(col), col('id')));
-      leading.add(names[0] as string);
-    }
-    for (const names of entity.uniques ?? []) {
-      list.push(uniqueIndex(indexName(names, 'key')).on(col(names[0] as string), ...names.slice(1).map(col)));
-      leading.add(names[0] as string);
-    }
-    for (const [name, field] of Object.entries(fields)) {
-      if (name === 'id') continue;
-      if (field.sortable) list.push(index(indexName([name], 'sort_idx')).on(col(name), col('id')));
-      else if (field.type === 'reference' && !leading.has(name) && !field.unique) {
-        list.push(index(indexName([name], 'idx')).on(col(name)));
+    const list: IndexBuilder[] = indexPlan(entity).map((planned) => {
+      if (planned.kind === 'search') {
+        const text = searchDocument(entity, (name) => sql`${t[name]}`);
+        return index(planned.name).using('gin', sql`${text} gin_trgm_ops`);
       }
-      if (field.searchable && textTypes.has(field.type)) {
-        list.push(index(indexName([name], 'trgm_idx')).using('gin', col(name).op('gin_trgm_ops')));
-      }
-    }
+      const [first, ...rest] = planned.fields.map(col) as [ExtraConfigColumn, ...ExtraConfigColumn[]];
+      return (planned.kind === 'unique' ? uniqueIndex(planned.name) : index(planned.name)).on(first, ...rest);
+    });
     return [...list, ...(entity.checks ?? []).map((rule) => check(rule.name, sql.raw(rule.sql)))];
   });
 }
@@ -101,6 +87,6 @@ export function tableOf(resource: string): EntityTable {
 // as CommonJS (through esbuild-register): there, hand it every entity's table,
 // keyed by resource name, so that the entity list stays the registry's alone.
 // Loaded as ES module (the server, tests), `module` does not exist.
-export { sessions, userCredentials, userTokens } from './auth-schema.ts';
+export { sessions, throttleCounters, userCredentials, userTokens } from './auth-schema.ts';
 
 if (typeof module !== 'undefined' && typeof module.exports === 'object') Object.assign(module.exports, tables);
