@@ -12,9 +12,9 @@ import { startI18n } from './i18n/i18n.ts';
 import { createStore } from './store/store.ts';
 
 await startI18n();
-const { store, persistor, listeners } = createStore();
+const { store, persistor, listeners, loadDataAreas } = createStore();
 startNotifications(listeners);
-const router = createAppRouter(store);
+const router = createAppRouter(store, loadDataAreas);
 
 const root = document.getElementById('root');
 if (root) {

@@ -19,7 +19,7 @@ import { i18n, loadSignedInNamespaces } from '../i18n/i18n.ts';
 import { languageOfPath, languages } from '../i18n/languages.ts';
 import { type CurrentUser, loadCurrentUser } from '../store/auth-slice.ts';
 import type { ResourceArea } from '../store/resource-slices.ts';
-import type { AppStore } from '../store/store.ts';
+import type { AppStore, LoadDataAreas } from '../store/store.ts';
 import { ErrorPage } from './error-page.tsx';
 import { PublicLayout } from './public-layout.tsx';
 import { signInPathFor } from './sign-in-path.ts';
@@ -93,8 +93,13 @@ const featureListPages: Partial<Record<ResourceArea, () => Promise<ComponentType
 
 const forbidden = () => data(null, { status: 403, statusText: i18n.t('errors:forbidden') });
 
-/** Builds the routes; loaders read the store (who is signed in, what they may do). */
-export function createAppRouter(store: AppStore) {
+/**
+ * Builds the routes; loaders read the store (who is signed in, what they may
+ * do). The screens that call the server through RTK Query (the signed-in
+ * shell's, the account screens) show once `loadDataAreas` has injected the
+ * data areas into the store.
+ */
+export function createAppRouter(store: AppStore, loadDataAreas: LoadDataAreas) {
   let loadingUser: Promise<unknown> | undefined;
 
   /** The signed-in user, loading it once when only the token is known (a kept session). */
@@ -134,22 +139,30 @@ export function createAppRouter(store: AppStore) {
       return null;
     };
 
+  /** A public screen's module; an account screen's also waits for the data areas (its calls are RTK Query's). */
+  const publicPage = (load: () => Promise<ComponentType>, callsServer: boolean) => async () => {
+    const [Component] = await Promise.all([load(), callsServer ? loadDataAreas() : undefined]);
+    return { Component };
+  };
   const publicRoutes: RouteObject[] = [
     {
       path: 'sign-in',
-      lazy: async () => ({ Component: (await import('../features/auth/sign-in-page.tsx')).SignInPage }),
+      lazy: publicPage(async () => (await import('../features/auth/sign-in-page.tsx')).SignInPage, false),
     },
     {
       path: 'forgot-password',
-      lazy: async () => ({ Component: (await import('../features/auth/forgot-password-page.tsx')).ForgotPasswordPage }),
+      lazy: publicPage(
+        async () => (await import('../features/auth/forgot-password-page.tsx')).ForgotPasswordPage,
+        true,
+      ),
     },
     {
       path: 'reset-password',
-      lazy: async () => ({ Component: (await import('../features/auth/reset-password-page.tsx')).ResetPasswordPage }),
+      lazy: publicPage(async () => (await import('../features/auth/reset-password-page.tsx')).ResetPasswordPage, true),
     },
     {
       path: 'register',
-      lazy: async () => ({ Component: (await import('../features/auth/register-page.tsx')).RegisterPage }),
+      lazy: publicPage(async () => (await import('../features/auth/register-page.tsx')).RegisterPage, true),
     },
   ];
 
@@ -210,9 +223,10 @@ export function createAppRouter(store: AppStore) {
     },
   ];
 
-  // The signed-in layout and the translations of the signed-in screens come with the first signed-in screen.
+  // The signed-in layout, the translations of the signed-in screens and the data areas come with the first signed-in
+  // screen; its page shows once they are here (a route's element waits for every loader of the match).
   const loadShell = async () => {
-    const [{ Shell }] = await Promise.all([import('./shell.tsx'), loadSignedInNamespaces()]);
+    const [{ Shell }] = await Promise.all([import('./shell.tsx'), loadSignedInNamespaces(), loadDataAreas()]);
     return Shell;
   };
 

@@ -37,6 +37,12 @@ function answer(route: (method: string, url: string) => Response) {
 /** The RTK Query cache of one data area in the state. */
 const area = (state: unknown, name: string) => (state as Record<string, { queries: Record<string, unknown> }>)[name];
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+/** A store with its data areas in, as the signed-in screens see it. */
+async function signedInStore() {
+  const made = createStore();
+  await made.loadDataAreas();
+  return made;
+}
 const deals = resourceApi('deals');
 const dealsList = { params: [['select', 'name,version'] as [string, string]] };
 
@@ -47,15 +53,21 @@ describe('the data areas', () => {
   });
   afterEach(() => vi.unstubAllGlobals());
 
-  it('hold every area the spec lists at the top of the state', () => {
+  it('hold every area the spec lists at the top of the state once loaded, the sign-in screen’s ones from the start', async () => {
     answer(() => json(page([], null)));
-    const { store } = createStore();
+    const { store, loadDataAreas } = createStore();
+    expect(Object.keys(store.getState()).sort()).toEqual(['auth', 'configs', 'lands', 'layouts']);
+    await loadDataAreas();
     expect(Object.keys(store.getState())).toEqual(expect.arrayContaining([...specDataAreas]));
+    // Once: asked again (another screen), nothing changes.
+    const before = store.getState();
+    await loadDataAreas();
+    expect(store.getState()).toBe(before);
   });
 
   it('load a list page after page by cursor, in the resource area', async () => {
     answer((_method, url) => json(url.includes('cursor=c1') ? page([3], null) : page([1, 2], 'c1')));
-    const { store } = createStore();
+    const { store } = await signedInStore();
     await store.dispatch(deals.endpoints.list.initiate(dealsList));
     await store.dispatch(deals.endpoints.list.initiate(dealsList, { direction: 'forward' }));
     const loaded = deals.endpoints.list.select(dealsList)(store.getState() as never);
@@ -73,7 +85,7 @@ describe('the data areas', () => {
       if (method === 'PATCH') return json({ id: Number(url.split('/').at(-1)), version: 2 });
       return json(page([1, 2, 3], null));
     });
-    const { store } = createStore();
+    const { store } = await signedInStore();
     const subscription = store.dispatch(deals.endpoints.list.initiate(dealsList));
     await subscription;
     const rows = [1, 2, 3].map((id) => ({ id, name: `Deal ${id}`, version: 1 }));
@@ -97,7 +109,7 @@ describe('the data areas', () => {
         ? json({ error: { code: 'unauthenticated', message: 'Sign in to continue' } }, 401)
         : json(page([], null)),
     );
-    const { store } = createStore();
+    const { store } = await signedInStore();
     await settle();
     expect(store.getState().auth.token).toBe('kept');
     const rows = [1, 2].map((id) => ({ id, name: `Deal ${id}`, version: 1 }));
@@ -113,7 +125,7 @@ describe('the data areas', () => {
 
   it('forget everything at logout', async () => {
     answer(() => json(page([1], null)));
-    const { store } = createStore();
+    const { store } = await signedInStore();
     await store.dispatch(deals.endpoints.list.initiate(dealsList));
     expect(Object.keys(area(store.getState(), 'deals')?.queries ?? {})).toHaveLength(1);
     store.dispatch(logout());
@@ -138,7 +150,7 @@ describe('what a write reads again', () => {
   it('reads again the lists of the areas showing a written company', async () => {
     localStorage.setItem(TOKEN_STORAGE_KEY, 'kept');
     answer((method) => (method === 'PATCH' ? json({ id: 7, version: 2 }) : json(page([1], null))));
-    const { store } = createStore();
+    const { store } = await signedInStore();
     const shown = store.dispatch(deals.endpoints.list.initiate(dealsList));
     await shown;
     await store.dispatch(
@@ -161,7 +173,7 @@ describe('a write to roles', () => {
   it('reads again the users, which name their role, and only what shows roles', async () => {
     localStorage.setItem(TOKEN_STORAGE_KEY, 'kept');
     answer(() => json(page([1], null)));
-    const { store } = createStore();
+    const { store } = await signedInStore();
     // Audit events are read by no screen: no area.
     expect(Object.keys(store.getState())).not.toContain('auditEvents');
     const users = store.dispatch(resourceApi('users').endpoints.list.initiate({ params: [['select', 'fullName']] }));

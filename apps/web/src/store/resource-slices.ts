@@ -1,5 +1,4 @@
 import { clientStateEntities } from '@data-platform/shared/entities/registry';
-import type { Reducer } from '@reduxjs/toolkit';
 import { COUNTRIES_PAGE_SIZE } from '../constants.ts';
 import { customFieldsApi } from './custom-fields-area.ts';
 import { createResourceApi, type ListArgs, type ResourceApi } from './resource-api.ts';
@@ -35,11 +34,6 @@ export const dataApis: readonly (ResourceApi | typeof customFieldsApi)[] = [
   ...Object.values(resourceApis),
   customFieldsApi,
 ];
-
-/** The reducers of the data areas, keyed by area name (`companies`, `customFields`...). */
-export const dataReducers: Record<string, Reducer> = Object.fromEntries(
-  dataApis.map((api) => [api.reducerPath, api.reducer]),
-);
 
 /** The spec's start-up fetch of the countries: states joined by id and name, page 1 of 300, four fields. */
 export const countriesList: ListArgs = {

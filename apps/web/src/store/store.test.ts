@@ -1,4 +1,6 @@
 // @vitest-environment jsdom
+import { specDataAreas } from '@data-platform/shared/testing/spec-data-areas';
+import type { Persistor } from 'redux-persist';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TOKEN_STORAGE_KEY } from '../constants.ts';
 import { login } from './auth-slice.ts';
@@ -39,6 +41,15 @@ function answer(route: (url: string) => Response) {
   );
 }
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+/** The spec's areas that are not RTK Query caches: in the state from the start, the sign-in screen's. */
+const startAreas = ['auth', 'lands', 'configs', 'layouts'];
+
+/** Resolves once redux-persist has read what was kept. */
+const rehydrated = (persistor: Persistor) =>
+  new Promise<void>((resolve) => {
+    if (persistor.getState().bootstrapped) resolve();
+    else persistor.subscribe(() => persistor.getState().bootstrapped && resolve());
+  });
 
 describe('the store', () => {
   beforeEach(() => localStorage.clear());
@@ -47,8 +58,11 @@ describe('the store', () => {
   it('fetches the countries once at start when a token is kept, with the exact query, into the countries area', async () => {
     localStorage.setItem(TOKEN_STORAGE_KEY, 'kept');
     answer(() => json(countriesPage));
-    const { store } = createStore();
+    const { store, loadDataAreas } = createStore();
+    // Asked for at start (a session is held); the signed-in shell waits for the same load.
+    await loadDataAreas();
     await settle();
+    expect(Object.keys(store.getState())).toEqual(expect.arrayContaining([...specDataAreas]));
     expect(calls).toEqual([{ url: COUNTRIES, authorization: 'Bearer kept' }]);
     const countries = resourceApi('countries').endpoints.list.select(countriesList)(store.getState() as never);
     expect(countries.data?.pages).toEqual([countriesPage]);
@@ -60,13 +74,22 @@ describe('the store', () => {
     expect(calls).toHaveLength(1);
   });
 
-  it('fetches nothing at start without a token; signing in keeps the token and fetches the countries', async () => {
-    answer((url) => (url.endsWith('/auth/login') ? json({ accessToken: 'fresh', user }) : json(countriesPage)));
+  it('fetches nothing at start without a token, and holds only the areas the sign-in screen uses', async () => {
+    answer(() => json(countriesPage));
     const { store } = createStore();
     await settle();
     expect(calls).toEqual([]);
+    expect(Object.keys(store.getState()).sort()).toEqual([...startAreas].sort());
+  });
+
+  it('signing in keeps the token, brings every data area the spec lists and fetches the countries', async () => {
+    answer((url) => (url.endsWith('/auth/login') ? json({ accessToken: 'fresh', user }) : json(countriesPage)));
+    const { store, loadDataAreas } = createStore();
     await store.dispatch(login({ email: 'a@b.c', password: 'x' }));
+    // Asked for by the sign-in itself; the signed-in shell waits for the same load.
+    await loadDataAreas();
     await settle();
+    expect(Object.keys(store.getState())).toEqual(expect.arrayContaining([...specDataAreas]));
     expect(localStorage.getItem(TOKEN_STORAGE_KEY)).toBe('fresh');
     expect(calls.map((call) => call.url)).toEqual(['/api/v1/auth/login', COUNTRIES]);
     expect(calls[1]?.authorization).toBe('Bearer fresh');
@@ -75,8 +98,11 @@ describe('the store', () => {
   it('signs out when a call that carried the token answers 401, and forgets the token', async () => {
     localStorage.setItem(TOKEN_STORAGE_KEY, 'expired');
     answer(() => json({ error: { code: 'unauthenticated', message: 'Sign in to continue' } }, 401));
-    const { store } = createStore();
+    const { store, loadDataAreas } = createStore();
+    // The countries' fetch of a kept session carries the token.
+    await loadDataAreas();
     await settle();
+    expect(calls).toEqual([{ url: COUNTRIES, authorization: 'Bearer expired' }]);
     expect(store.getState().auth.token).toBeNull();
     expect(localStorage.getItem(TOKEN_STORAGE_KEY)).toBeNull();
   });
@@ -91,17 +117,35 @@ describe('the store', () => {
     expect(store.getState().auth.loading).toBe(false);
   });
 
-  it('persists the layouts, and only them', async () => {
+  it('persists the layouts, and only them, also once the data areas are in', async () => {
     answer(() => json(countriesPage));
-    const { store, persistor } = createStore();
-    await new Promise<void>((resolve) => {
-      if (persistor.getState().bootstrapped) resolve();
-      else persistor.subscribe(() => persistor.getState().bootstrapped && resolve());
-    });
+    const { store, persistor, loadDataAreas } = createStore();
+    await rehydrated(persistor);
+    await loadDataAreas();
     store.dispatch(setDefaultShows({ rootPath: '/deals', shows: ['name'] }));
     await persistor.flush();
     const kept = Object.keys(localStorage).filter((key) => key.startsWith('persist:'));
     expect(kept).toEqual(['persist:layouts']);
     expect(JSON.parse(localStorage.getItem('persist:layouts') ?? '{}').defaultShows).toBe('{"/deals":["name"]}');
+  });
+
+  it('rehydrates the kept layouts at start, and keeps them when the data areas come in', async () => {
+    localStorage.setItem(TOKEN_STORAGE_KEY, 'kept');
+    localStorage.setItem(
+      'persist:layouts',
+      JSON.stringify({
+        layouts: '{}',
+        defaultShows: '{"/companies":["name","city"]}',
+        defaultFilters: '{}',
+        _persist: '{"version":-1,"rehydrated":true}',
+      }),
+    );
+    answer(() => json(countriesPage));
+    const { store, persistor, loadDataAreas } = createStore();
+    await rehydrated(persistor);
+    expect(store.getState().layouts.defaultShows).toEqual({ '/companies': ['name', 'city'] });
+    await loadDataAreas();
+    expect(store.getState().layouts.defaultShows).toEqual({ '/companies': ['name', 'city'] });
+    expect(Object.keys(store.getState())).toEqual(expect.arrayContaining([...specDataAreas]));
   });
 });

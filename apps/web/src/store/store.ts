@@ -1,36 +1,42 @@
 import {
-  combineReducers,
+  combineSlices,
   configureStore,
+  createAction,
+  createDynamicMiddleware,
   createListenerMiddleware,
   isRejectedWithValue,
-  type Middleware,
   type UnknownAction,
 } from '@reduxjs/toolkit';
 import { FLUSH, PAUSE, PERSIST, PURGE, persistReducer, persistStore, REGISTER, REHYDRATE } from 'redux-persist';
 import storage from 'redux-persist/es/storage';
 import { PERSIST_TIMEOUT_MS, TOKEN_STORAGE_KEY } from '../constants.ts';
-import { api } from './api.ts';
-import { authSlice, login, loginWithTokenParam, logout } from './auth-slice.ts';
+import { authSlice, login, loginWithTokenParam } from './auth-slice.ts';
 import { configsSlice } from './configs-slice.ts';
 import { isApiFailure } from './http.ts';
-import { invalidateAcrossAreas } from './invalidation.ts';
 import { landsSlice } from './lands-slice.ts';
 import { layoutsSlice } from './layouts-slice.ts';
-import { dataApis, dataReducers, loadCountries } from './resource-slices.ts';
 
 /** Only the layouts survive a reload; everything else is fetched again. */
 const persistedLayouts = persistReducer({ key: 'layouts', storage, timeout: PERSIST_TIMEOUT_MS }, layoutsSlice.reducer);
 
-const rootReducer = combineReducers({
-  auth: authSlice.reducer,
-  lands: landsSlice.reducer,
-  configs: configsSlice.reducer,
-  layouts: persistedLayouts,
-  ...dataReducers,
-  [api.reducerPath]: api.reducer,
-});
+/**
+ * The state at start: what the sign-in screen needs, and the layouts kept
+ * between visits. The data areas (the RTK Query caches of the resources, the
+ * custom fields and the account calls) are injected into it by
+ * `loadDataAreas` (data-areas.ts), with the session: RTK Query's code is not
+ * part of the sign-in screen's JavaScript (issue #11, docs/decisions/0017).
+ */
+function createRootReducer() {
+  return combineSlices(authSlice, landsSlice, configsSlice, { layouts: persistedLayouts }).withLazyLoadedSlices<
+    Record<string, unknown>
+  >();
+}
 
-export type RootState = ReturnType<typeof rootReducer>;
+export type RootReducer = ReturnType<typeof createRootReducer>;
+export type RootState = ReturnType<RootReducer>;
+
+/** The data areas were injected: dispatched so that the state holds them at once (an empty area each). */
+export const dataAreasLoaded = createAction('store/dataAreasLoaded');
 
 /** A rejected API call whose request carried a token and got 401: the session has ended. */
 export function isSessionEnd(action: UnknownAction): boolean {
@@ -39,18 +45,37 @@ export function isSessionEnd(action: UnknownAction): boolean {
     : false;
 }
 
-// Typed loosely: each area's middleware names only its own slice of the state, which RootState holds under its name.
-const dataMiddleware = dataApis.map((data) => data.middleware as Middleware);
-
 export function createStore() {
+  const reducer = createRootReducer();
   const listeners = createListenerMiddleware<RootState>();
+  // The data areas' middleware joins here when they are injected.
+  const dataMiddleware = createDynamicMiddleware<RootState>();
   const store = configureStore({
-    reducer: rootReducer,
+    reducer,
     middleware: (getDefault) =>
       getDefault({ serializableCheck: { ignoredActions: [FLUSH, REHYDRATE, PAUSE, PERSIST, PURGE, REGISTER] } })
         .prepend(listeners.middleware)
-        .concat(api.middleware, ...dataMiddleware),
+        .concat(dataMiddleware.middleware),
   });
+
+  let loading: Promise<void> | undefined;
+  /**
+   * Injects the data areas once (their code is fetched then), and resolves
+   * when the state holds them: what the signed-in shell and the account
+   * screens wait for before they show.
+   */
+  const loadDataAreas = (): Promise<void> => {
+    loading ??= import('./data-areas.ts').then(
+      ({ attachDataAreas }) =>
+        attachDataAreas({ store, reducer, listeners, addMiddleware: dataMiddleware.addMiddleware }),
+      (error: unknown) => {
+        // Not fetched (offline, a new build): asked again by the next screen that needs them.
+        loading = undefined;
+        throw error;
+      },
+    );
+    return loading;
+  };
 
   // The token is kept between visits.
   listeners.startListening({
@@ -69,31 +94,22 @@ export function createStore() {
   listeners.startListening({
     predicate: (action) => isSessionEnd(action),
     effect: (_action, { dispatch }) => {
-      dispatch(logout());
+      dispatch(authSlice.actions.logout());
     },
   });
-  // Nothing of a session stays for the next one.
-  listeners.startListening({
-    actionCreator: logout,
-    effect: (_action, { dispatch }) => {
-      dispatch(api.util.resetApiState());
-      for (const data of dataApis) dispatch(data.util.resetApiState());
-    },
-  });
-  invalidateAcrossAreas(listeners);
-  // Countries are fetched once a token is held: at sign-in, or at start with a kept token.
+  // A session brings the data areas: at sign-in, or at start with a kept token (they then fetch the countries).
   listeners.startListening({
     matcher: (action) => login.fulfilled.match(action) || loginWithTokenParam.match(action),
-    effect: (_action, { dispatch }) => {
-      dispatch(loadCountries());
-    },
+    effect: () => loadDataAreas().catch(() => undefined),
   });
 
   const persistor = persistStore(store);
-  if (store.getState().auth.token) store.dispatch(loadCountries());
-  return { store, persistor, listeners };
+  if (store.getState().auth.token) void loadDataAreas().catch(() => undefined);
+  return { store, persistor, listeners, loadDataAreas };
 }
 
 export type AppStore = ReturnType<typeof createStore>['store'];
 export type AppDispatch = AppStore['dispatch'];
 export type AppListeners = ReturnType<typeof createStore>['listeners'];
+/** Injects the data areas into the store once; resolves when its state holds them. */
+export type LoadDataAreas = ReturnType<typeof createStore>['loadDataAreas'];
