@@ -1,9 +1,13 @@
 /**
- * `npm run bench -- --scale N [--connections 10,50] [--duration 10] [--q nova]`
+ * `npm run bench -- --scale N [--connections 10,50] [--duration 10] [--q nova] [--api-only]`
  *
  * Seeds (or reuses) a database at scale N, starts the real server as a child
- * process and measures the companies API over HTTP with autocannon. Prints a
- * table and writes bench/results/<database>-<N>.json.
+ * process and measures the companies API over HTTP with autocannon; beside
+ * each API run, the SQL floor of the same scenario (its main statement, from
+ * the server's own compiler, over raw connections), the CPU per request of
+ * the server and of PostgreSQL, and (in a separate counting pass through a
+ * relay) the statements each request sends. Prints a table and writes
+ * bench/results/<database>-<N>.json.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -13,10 +17,41 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { companies } from '@data-platform/shared/entities/companies';
 import { entityFieldTypes } from '@data-platform/shared/entities/custom-fields';
+import type { EntityDescription } from '@data-platform/shared/entities/entity';
+import { createSchema, updateSchema } from '@data-platform/shared/entities/record-schema';
+import { allPermissions } from '@data-platform/shared/permissions';
 import autocannon, { type Request } from 'autocannon';
 import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { readableScope, readerDescription } from '../src/access/reading.ts';
+import type { Actor } from '../src/auth/actor.ts';
 import { pgArrayLiteral } from '../src/crud/sql-fragments.ts';
+import type { Database } from '../src/db/client.ts';
+import { allPostgresCpuMs, backendsCpuDelta, databaseBackendsCpu, processCpuMs } from './cpu.ts';
+import {
+  createFloor,
+  type FloorRunner,
+  type FloorStatement,
+  getFloor,
+  listFloor,
+  PLACEHOLDER_NUMBER,
+  PLACEHOLDER_TEXT,
+  pgliteFloor,
+  postgresFloor,
+  updateFloor,
+} from './floor.ts';
 import { benchAccount, benchTarget, ensureBenchAccount, ensureSeeded, openTarget } from './prepare.ts';
+import {
+  checkTargets,
+  type FloorResult,
+  header,
+  line,
+  type Result,
+  round,
+  type ScenarioGoals,
+  type StatementCount,
+} from './report.ts';
+import { abbreviate, startStatementCounter } from './statement-counter.ts';
 
 const { values } = parseArgs({
   options: {
@@ -25,69 +60,88 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '10' },
     warmup: { type: 'string', default: '2' },
     q: { type: 'string', default: 'nova' },
+    'api-only': { type: 'boolean', default: false },
+    'count-requests': { type: 'string', default: '100' },
   },
 });
 const scale = Number(values.scale);
 const connectionCounts = values.connections.split(',').map(Number);
 const duration = Number(values.duration);
 const warmup = Number(values.warmup);
+const countRequests = Number(values['count-requests']);
+const withFloor = !values['api-only'];
 if (
   !Number.isInteger(scale) ||
   scale < 1000 ||
   connectionCounts.some((c) => !Number.isInteger(c) || c < 1) ||
   !(duration > 0) ||
-  !(warmup >= 0)
+  !(warmup >= 0) ||
+  !Number.isInteger(countRequests) ||
+  countRequests < 1
 ) {
-  console.error('Usage: npm run bench -- --scale N [--connections 10,50] [--duration 10] [--warmup 2] [--q text]');
+  console.error(
+    'Usage: npm run bench -- --scale N [--connections 10,50] [--duration 10] [--warmup 2] [--q text] [--api-only] [--count-requests 100]',
+  );
   console.error('N is the number of companies, at least 1000.');
   process.exit(2);
 }
 
 /** Rows deep into the name order where the cursor scenario reads (less on small test scales). */
 const CURSOR_DEPTH = Math.max(1000, Math.min(50_000, Math.floor(scale / 2000) * 1000));
+/** Rows per page of the list scenarios: the API's default. */
+const PAGE_SIZE = 50;
+/** The `page=` scenario reads as deep as the cursor one: page 1000 at 50,000 rows. */
+const OFFSET_PAGE = CURSOR_DEPTH / PAGE_SIZE;
+/**
+ * How the "filter + total" scenario asks for its total. Lists answer no total
+ * unless asked (issue 12, PostgREST's `count=exact|planned|estimated`); a
+ * server that does not know the parameter yet counts on every list, and the
+ * scenario then goes without it (see `totalParameter` in the results).
+ */
+const TOTAL_PARAMETER = 'count=estimated';
 /** Values of the benchmark's custom picklist, given to the companies in turn. */
 const CUSTOM_VALUES = ['Referral', 'Conference', 'Inbound', 'Outbound'];
+/** Requests each scenario sends through the counting relay before counting starts (sessions, caches, pools warm). */
+const COUNT_WARMUP_REQUESTS = 10;
 const serverDir = path.resolve(import.meta.dirname, '..');
 const api = `/api/v1/${companies.name}`;
 
-interface Scenario {
-  name: string;
-  /** Writes run after every read scenario, so that reads see the seeded tables as they were loaded. */
-  writes?: boolean;
-  /** What the scenario must meet, when the brief sets a target. */
-  p50Target?: number;
-  requests: Request[];
+/** What a floor statement is built from: the entity as the bench administrator reads it. */
+interface FloorContext {
+  entity: EntityDescription;
+  userId: number;
 }
 
-interface Result {
-  scenario: string;
-  connections: number;
-  requests: number;
-  rps: number;
-  p50: number;
-  p90: number;
-  p99: number;
-  non2xx: number;
-  errors: number;
+interface Scenario extends ScenarioGoals {
+  requests: Request[];
+  /** The scenario's main statement, as the server's compiler makes it. */
+  floor?: (context: FloorContext) => FloorStatement;
 }
 
 const target = await benchTarget(scale, process.env.DATABASE_URL);
-const database = await openTarget(target);
+const databaseName = target.url ? decodeURIComponent(new URL(target.url).pathname.slice(1)) : undefined;
+let database = await openTarget(target);
 let seedTimings: Awaited<ReturnType<typeof ensureSeeded>>;
 let usId: number;
 let updateIds: number[];
 let customKey: string;
+let benchUserId: number;
 try {
   await ensureBenchAccount(database, target.dataDir);
   seedTimings = await ensureSeeded(database, scale, (line) => console.log(line));
   const [us] = await database.rows<{ id: number }>(sql`select id::int as id from countries where iso2 = 'US'`);
   if (!us) throw new Error('No United States in countries');
   usId = us.id;
+  const [user] = await database.rows<{ id: number }>(
+    sql`select id::int as id from users where email = ${benchAccount.email}`,
+  );
+  if (!user) throw new Error('No bench administrator');
+  benchUserId = user.id;
   customKey = await ensureCustomField(database);
-  // Each update needs a row still at version 1; spread them over the table.
+  // Each update (the API's and the floor's) needs a row still at version 1: every such row, in order.
   updateIds = (
     await database.rows<{ id: number }>(
-      sql`select id::int as id from ${sql.identifier(companies.table)} where version = 1 order by id limit 200000`,
+      sql`select id::int as id from ${sql.identifier(companies.table)} where version = 1 order by id`,
     )
   ).map((r) => r.id);
 } finally {
@@ -95,41 +149,54 @@ try {
   await database.close();
 }
 
+/** The bench administrator as the server sees it: every permission. */
+const benchActor: Actor = { userId: benchUserId, permissions: new Set(allPermissions), sessionId: null };
+let created = 0;
+let updated = 0;
+/** API and floor updates take rows from one sequence: each still at version 1 when its turn comes. */
+const nextUpdateId = () => updateIds[updated++ % updateIds.length] as number;
+const randomId = () => 1 + Math.floor(Math.random() * scale);
+
 const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
-const server = startServer(port);
+let server = startServer(port, target.url);
+let monitor: pg.Client | undefined;
+let floorRunner: (FloorRunner & { backendPids?(): number[] }) | undefined;
 try {
   await waitUntilReady(base, server);
   const auth = { authorization: `Bearer ${await signIn(base)}` };
   const cursor = await cursorAt(base, auth, CURSOR_DEPTH);
-  const randomId = () => 1 + Math.floor(Math.random() * scale);
-  let created = 0;
-  let updated = 0;
   const json = { ...auth, 'content-type': 'application/json' };
   const list = (query: string): Request[] => [{ method: 'GET', path: `${api}?${query}`, headers: auth }];
+  const listScenario = (name: string, query: string, goals: Partial<ScenarioGoals> = {}): Scenario => ({
+    name,
+    ...goals,
+    requests: list(query),
+    floor: ({ entity }) => listFloor(entity, query),
+  });
+  const byCountry = `filter[hqCountryId][eq]=${usId}&sort=name`;
+  const totalParameter = (await accepted(base, auth, `${byCountry}&${TOTAL_PARAMETER}`)) ? TOTAL_PARAMETER : null;
+  const createBody = { name: `Bench Company ${created}`, industry: 'Software', hqCountryId: usId };
   const scenarios: Scenario[] = [
-    { name: 'list sorted by name', p50Target: 10, requests: list('sort=name') },
-    {
-      name: 'list by country, by name',
-      p50Target: 10,
-      requests: list(`filter[hqCountryId][eq]=${usId}&sort=name`),
-    },
-    { name: `search q=${values.q}`, p50Target: 50, requests: list(`q=${encodeURIComponent(values.q)}`) },
-    {
-      name: 'list by a custom picklist, by name',
-      requests: list(`filter[${customKey}][eq]=${CUSTOM_VALUES[0]}&sort=name`),
-    },
-    { name: 'list sorted by a custom picklist', requests: list(`sort=${customKey}`) },
+    listScenario('list sorted by name', 'sort=name', { p50Target: 10, pglite5ms: true }),
+    listScenario('list by country, by name', byCountry, { p50Target: 10 }),
+    listScenario('list by country + total', totalParameter ? `${byCountry}&${totalParameter}` : byCountry),
+    listScenario(`search q=${values.q}`, `q=${encodeURIComponent(values.q)}`, { p50Target: 50 }),
+    listScenario('list by a custom picklist, by name', `filter[${customKey}][eq]=${CUSTOM_VALUES[0]}&sort=name`),
+    listScenario('list sorted by a custom picklist', `sort=${customKey}`),
     {
       name: 'get by id',
       p50Target: 10,
+      pglite5ms: true,
       requests: [{ method: 'GET', headers: auth, setupRequest: (r) => ({ ...r, path: `${api}/${randomId()}` }) }],
+      floor: ({ entity }) => getFloor(entity, randomId),
     },
-    {
-      name: `cursor page at ${CURSOR_DEPTH}`,
-      p50Target: 10,
-      requests: list(`sort=name&pageSize=50&cursor=${encodeURIComponent(cursor)}`),
-    },
+    listScenario(
+      `cursor page at ${CURSOR_DEPTH}`,
+      `sort=name&pageSize=${PAGE_SIZE}&cursor=${encodeURIComponent(cursor)}`,
+      { p50Target: 10, pglite5ms: true },
+    ),
+    listScenario(`page ${OFFSET_PAGE} by page=`, `sort=name&pageSize=${PAGE_SIZE}&page=${OFFSET_PAGE}`),
     {
       name: 'create',
       writes: true,
@@ -140,10 +207,17 @@ try {
           setupRequest: (r) => ({
             ...r,
             path: api,
-            body: JSON.stringify({ name: `Bench Company ${++created}`, industry: 'Software', hqCountryId: usId }),
+            body: JSON.stringify({ ...createBody, name: `Bench Company ${++created}` }),
           }),
         },
       ],
+      floor: ({ entity, userId }) =>
+        createFloor(
+          entity,
+          { ...createSchema(entity).parse(createBody), name: PLACEHOLDER_TEXT },
+          userId,
+          () => `Bench Company ${++created}`,
+        ),
     },
     {
       name: 'update',
@@ -153,34 +227,108 @@ try {
           method: 'PATCH',
           setupRequest: (r) => ({
             ...r,
-            path: `${api}/${updateIds[updated++ % updateIds.length]}`,
+            path: `${api}/${nextUpdateId()}`,
             headers: { ...json, 'if-match': '1' },
             body: JSON.stringify({ employees: 1 + (updated % 5000) }),
           }),
         },
       ],
+      floor: ({ entity, userId }) =>
+        updateFloor(
+          entity,
+          { ...updateSchema(entity).parse({ employees: 1 }), employees: PLACEHOLDER_NUMBER },
+          1,
+          userId,
+          nextUpdateId,
+          () => 1 + (updated % 5000),
+        ),
     },
   ];
+
+  // PostgreSQL: the floor runs beside each API run; PGlite: after the server has let go of the database.
+  const floors = new Map<string, FloorStatement>();
+  if (withFloor && target.kind === 'postgres' && target.url && databaseName) {
+    await compileFloors(scenarios, floors);
+    floorRunner = postgresFloor(target.url);
+    monitor = new pg.Client({ connectionString: target.url });
+    await monitor.connect();
+  }
 
   const results: Result[] = [];
   // Other work on the machine skews every number; the JSON keeps what the load was.
   const loadBefore = os.loadavg();
   console.log(
-    `\n${target.label} at scale ${scale}: ${duration} s per run after ${warmup} s of warm-up, server on ${os.cpus().length} CPUs shared with the database and autocannon\n`,
+    `\n${target.label} at scale ${scale}: ${duration} s per run after ${warmup} s of warm-up, server on ${os.cpus().length} CPUs shared with the database and autocannon${withFloor ? '; each API run followed by its SQL floor' : ''}\n`,
   );
   console.log(header());
+  const databaseInNode = target.kind === 'pglite';
   for (const writes of [false, true]) {
     for (const connections of connectionCounts) {
       for (const scenario of scenarios.filter((x) => Boolean(x.writes) === writes)) {
         if (warmup > 0) await measure(base, scenario, connections, warmup);
-        const result = await measure(base, scenario, connections, duration);
+        const result = await measureWithCpu(base, scenario, connections, duration);
+        const statement = floors.get(scenario.name);
+        if (floorRunner && statement) {
+          result.floor = await measureFloor(floorRunner, statement, connections);
+          result.percentOfFloor = Math.round((100 * result.rps) / Math.max(1, result.floor.tps));
+        }
         results.push(result);
-        console.log(line(result));
+        console.log(line(result, undefined, databaseInNode));
       }
     }
   }
-  const targets = checkTargets(target.kind, scenarios, results);
+  await stopServer(server);
+
+  const counts: StatementCount[] = [];
+  if (withFloor && target.kind === 'pglite') {
+    console.log('\nPGlite: the SQL floor, in this process now that the server has stopped');
+    database = await openTarget(target);
+    await compileFloors(scenarios, floors, database);
+    floorRunner = pgliteFloor(database);
+    // PGlite's WebAssembly is compiled as it runs: fast only once warm, as it is in the server by now.
+    for (const statement of floors.values()) await floorRunner.run(statement, 1, Math.max(2, warmup));
+    for (const result of results) {
+      const statement = floors.get(result.scenario);
+      if (!statement) continue;
+      result.floor = await measureFloor(floorRunner, statement, result.connections);
+      result.percentOfFloor = Math.round((100 * result.rps) / Math.max(1, result.floor.tps));
+    }
+  }
+  if (withFloor && target.kind === 'postgres' && target.url) {
+    console.log(`\nCounting statements: ${countRequests} requests per scenario at 1 connection, through a relay`);
+    counts.push(...(await countStatements(target.url, scenarios, floors)));
+  }
+
+  console.log(`\n${header()}`);
+  for (const r of results) {
+    console.log(
+      line(
+        r,
+        counts.find((c) => c.scenario === r.scenario),
+        databaseInNode,
+      ),
+    );
+  }
+  for (const c of counts) {
+    const floor =
+      c.floorStatementSent === undefined
+        ? ''
+        : c.floorStatementSent
+          ? '; the floor ran one of them'
+          : '; the floor ran none of them (its nearest equivalent)';
+    console.log(
+      `\n${c.scenario}: ${c.statementsPerRequest} statements, ${c.parsesPerRequest} parsed, per request${floor}`,
+    );
+    for (const s of c.statements) console.log(`  ${s.perRequest.toFixed(2).padStart(5)} × ${s.text.slice(0, 150)}`);
+  }
+  const targets = checkTargets(target.kind, scale, scenarios, results, counts);
+  console.log();
   for (const t of targets) console.log(`${t.met ? 'met   ' : 'MISSED'} ${t.description}: ${t.actual}`);
+  if (!totalParameter) {
+    console.log(
+      `\nThe server refused \`${TOTAL_PARAMETER}\`: "list by country + total" ran without it (lists count on every request).`,
+    );
+  }
   const file = path.join(serverDir, 'bench', 'results', `${target.label}-${scale}.json`);
   await mkdir(path.dirname(file), { recursive: true });
   await writeFile(
@@ -199,9 +347,20 @@ try {
         node: process.version,
         durationSeconds: duration,
         warmupSeconds: warmup,
-        parameters: { usCountryId: usId, q: values.q, cursorDepth: CURSOR_DEPTH, customField: customKey },
+        parameters: {
+          usCountryId: usId,
+          q: values.q,
+          cursorDepth: CURSOR_DEPTH,
+          offsetPage: OFFSET_PAGE,
+          customField: customKey,
+          totalParameter,
+          floor: withFloor,
+          countRequests,
+        },
         seed: seedTimings,
         results,
+        statementCounts: counts,
+        floorStatements: Object.fromEntries([...floors].map(([name, s]) => [name, s.text.replace(/\s+/g, ' ')])),
         targets,
       },
       null,
@@ -211,15 +370,142 @@ try {
   console.log(`\nWrote ${path.relative(process.cwd(), file)}`);
 } finally {
   await stopServer(server);
+  await floorRunner?.close();
+  await monitor?.end();
 }
 
-/** One autocannon run; latencies from every response, 2xx or not, in milliseconds. */
-async function measure(url: string, scenario: Scenario, connections: number, seconds: number): Promise<Result> {
+/**
+ * Builds each scenario's floor statement with the entity as the bench
+ * administrator reads it (custom fields included) and the rows it may read,
+ * as the routes do; on a database opened for it when none is given.
+ */
+async function compileFloors(scenarios: Scenario[], into: Map<string, FloorStatement>, open?: Database) {
+  const compiling = open ?? (await openTarget(target));
+  try {
+    const described = await readerDescription(compiling, companies, benchActor);
+    if (readableScope(companies, benchActor)) throw new Error('The bench administrator reads companies within a scope');
+    for (const scenario of scenarios) {
+      if (scenario.floor) into.set(scenario.name, scenario.floor({ entity: described, userId: benchUserId }));
+    }
+  } finally {
+    if (!open) await compiling.close();
+  }
+}
+
+/** True when the server answers this list query with 2xx (a parameter it does not know answers 400). */
+async function accepted(url: string, headers: Record<string, string>, query: string): Promise<boolean> {
+  const response = await fetch(`${url}${api}?${query}`, { headers });
+  await response.arrayBuffer();
+  return response.ok;
+}
+
+/** An API run with the CPU the server and the bench database's backends used for it. */
+async function measureWithCpu(url: string, scenario: Scenario, connections: number, seconds: number) {
+  const nodeBefore = processCpuMs(server.pid);
+  const pgBefore = monitor && databaseName ? await databaseBackendsCpu(monitor, databaseName) : undefined;
+  const allBefore = monitor ? allPostgresCpuMs() : undefined;
+  const result = await measure(url, scenario, connections, seconds);
+  const nodeAfter = processCpuMs(server.pid);
+  const pgAfter = monitor && databaseName ? await databaseBackendsCpu(monitor, databaseName) : undefined;
+  const allAfter = monitor ? allPostgresCpuMs() : undefined;
+  const perRequest = (ms: number | undefined) =>
+    ms === undefined || result.requests === 0 ? undefined : Math.round((100 * ms) / result.requests) / 100;
+  result.nodeCpuMsPerRequest = perRequest(
+    nodeBefore === undefined || nodeAfter === undefined ? undefined : nodeAfter - nodeBefore,
+  );
+  if (pgBefore && pgAfter) result.pgCpuMsPerRequest = perRequest(backendsCpuDelta(pgBefore, pgAfter));
+  if (allBefore !== undefined && allAfter !== undefined) result.pgAllCpuMsPerRequest = perRequest(allAfter - allBefore);
+  return result;
+}
+
+/** A floor run after its warm-up, with the database's CPU per execution. */
+async function measureFloor(runner: FloorRunner, statement: FloorStatement, connections: number): Promise<FloorResult> {
+  if (warmup > 0) await runner.run(statement, connections, warmup);
+  const ownBefore = process.cpuUsage();
+  const pgBefore = monitor && databaseName ? await databaseBackendsCpu(monitor, databaseName) : undefined;
+  const allBefore = monitor ? allPostgresCpuMs() : undefined;
+  const run = await runner.run(statement, connections, duration);
+  const own = process.cpuUsage(ownBefore);
+  const pgAfter = monitor && databaseName ? await databaseBackendsCpu(monitor, databaseName) : undefined;
+  const allAfter = monitor ? allPostgresCpuMs() : undefined;
+  const perTx = (ms: number) => (run.transactions === 0 ? undefined : Math.round((100 * ms) / run.transactions) / 100);
+  const at = (p: number) =>
+    round(run.latencies[Math.min(run.latencies.length - 1, Math.floor((p / 100) * run.latencies.length))] ?? 0);
+  return {
+    tps: Math.round(run.transactions / run.seconds),
+    transactions: run.transactions,
+    p50: at(50),
+    p90: at(90),
+    failures: run.failures,
+    // On PGlite the database is this process.
+    dbCpuMsPerTx:
+      pgBefore && pgAfter
+        ? perTx(backendsCpuDelta(pgBefore, pgAfter))
+        : target.kind === 'pglite'
+          ? perTx((own.user + own.system) / 1000)
+          : undefined,
+    pgAllCpuMsPerTx: allBefore !== undefined && allAfter !== undefined ? perTx(allAfter - allBefore) : undefined,
+  };
+}
+
+/**
+ * Statements per request, counted exactly from outside the server: a second
+ * server process pointed at PostgreSQL through a relay that reads the
+ * protocol, sent requests one at a time (the timed runs go direct).
+ */
+async function countStatements(
+  databaseUrl: string,
+  scenarios: Scenario[],
+  floors: Map<string, FloorStatement>,
+): Promise<StatementCount[]> {
+  const relay = await startStatementCounter(databaseUrl);
+  const countingPort = await freePort();
+  const countingBase = `http://127.0.0.1:${countingPort}`;
+  server = startServer(countingPort, relay.url);
+  const counted: StatementCount[] = [];
+  try {
+    await waitUntilReady(countingBase, server);
+    for (const scenario of scenarios) {
+      await measure(countingBase, scenario, 1, undefined, COUNT_WARMUP_REQUESTS);
+      relay.reset();
+      const result = await measure(countingBase, scenario, 1, undefined, countRequests);
+      const c = relay.counts();
+      const floor = floors.get(scenario.name);
+      const per = (n: number) => Math.round((100 * n) / Math.max(1, result.requests)) / 100;
+      counted.push({
+        scenario: scenario.name,
+        requests: result.requests,
+        statementsPerRequest: per(c.statements),
+        roundTripsPerRequest: per(c.roundTrips),
+        parsesPerRequest: per(c.parses),
+        floorStatementSent: floor === undefined ? undefined : c.texts.has(abbreviate(floor.text)),
+        statements: [...c.texts].sort((a, b) => b[1] - a[1]).map(([text, n]) => ({ perRequest: per(n), text })),
+      });
+    }
+  } finally {
+    await stopServer(server);
+    await relay.close();
+  }
+  return counted;
+}
+
+/**
+ * One autocannon run, for `seconds` or for `amount` requests; latencies from
+ * every response, 2xx or not, in milliseconds.
+ */
+async function measure(
+  url: string,
+  scenario: Scenario,
+  connections: number,
+  seconds: number | undefined,
+  amount?: number,
+): Promise<Result> {
   const latencies: number[] = [];
   let non2xx = 0;
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon({ url, connections, duration: seconds, requests: scenario.requests }, (error, done) =>
-      error ? reject(error) : resolve(done),
+    const instance = autocannon(
+      { url, connections, ...(amount ? { amount } : { duration: seconds }), requests: scenario.requests },
+      (error, done) => (error ? reject(error) : resolve(done)),
     );
     instance.on('response', (_client, statusCode, _bytes, responseTime) => {
       latencies.push(responseTime);
@@ -242,58 +528,6 @@ async function measure(url: string, scenario: Scenario, connections: number, sec
   };
 }
 
-function round(ms: number): number {
-  return Math.round(ms * 10) / 10;
-}
-
-/** The longest scenario name, "list by a custom picklist, by name". */
-const SCENARIO_WIDTH = 36;
-
-function header(): string {
-  return `${'scenario'.padEnd(SCENARIO_WIDTH)} ${'conns'.padStart(5)} ${'req/s'.padStart(7)} ${'p50 ms'.padStart(7)} ${'p90 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'non-2xx/errors'.padStart(15)}`;
-}
-
-function line(r: Result): string {
-  return `${r.scenario.padEnd(SCENARIO_WIDTH)} ${String(r.connections).padStart(5)} ${String(r.rps).padStart(7)} ${r.p50.toFixed(1).padStart(7)} ${r.p90.toFixed(1).padStart(7)} ${r.p99.toFixed(1).padStart(7)} ${`${r.non2xx}/${r.errors}`.padStart(15)}`;
-}
-
-/**
- * The brief's targets: on PostgreSQL p50 under 10 ms for lists, get and cursor
- * pages and under 50 ms for search, 1,000 list requests/s at 50 connections;
- * on PGlite p50 under 25 ms for the same reads. Any failed request misses.
- */
-function checkTargets(kind: 'postgres' | 'pglite', scenarios: Scenario[], results: Result[]) {
-  const targets: { description: string; actual: string; met: boolean }[] = [];
-  for (const r of results) {
-    const scenario = scenarios.find((s) => s.name === r.scenario);
-    if (scenario?.p50Target !== undefined) {
-      const limit = kind === 'postgres' ? scenario.p50Target : 25;
-      targets.push({
-        description: `${r.scenario} at ${r.connections} connections: p50 < ${limit} ms`,
-        actual: `${r.p50} ms`,
-        met: r.p50 < limit,
-      });
-    }
-    if (r.non2xx + r.errors > 0) {
-      targets.push({
-        description: `${r.scenario} at ${r.connections} connections: no failed requests`,
-        actual: `${r.non2xx} non-2xx, ${r.errors} errors`,
-        met: false,
-      });
-    }
-  }
-  if (kind === 'postgres') {
-    for (const r of results.filter((x) => x.connections === 50 && x.scenario.startsWith('list'))) {
-      targets.push({
-        description: `${r.scenario} at 50 connections: ≥ 1000 req/s`,
-        actual: `${r.rps} req/s`,
-        met: r.rps >= 1000,
-      });
-    }
-  }
-  return targets;
-}
-
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
@@ -306,8 +540,12 @@ function freePort(): Promise<number> {
   });
 }
 
-/** The real server in a process of its own, so that it does not share an event loop with autocannon. */
-function startServer(port: number): ChildProcess {
+/**
+ * The real server in a process of its own, so that it does not share an event
+ * loop with autocannon; on PostgreSQL at `databaseUrl` (the bench database, or
+ * the counting relay in front of it).
+ */
+function startServer(port: number, databaseUrl: string | undefined): ChildProcess {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: String(port),
@@ -316,7 +554,7 @@ function startServer(port: number): ChildProcess {
     // Request logs would measure the terminal; warnings and errors still show.
     LOG_LEVEL: 'warn',
   };
-  if (target.url) env.DATABASE_URL = target.url;
+  if (databaseUrl) env.DATABASE_URL = databaseUrl;
   else delete env.DATABASE_URL;
   return spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: serverDir, env, stdio: 'inherit' });
 }
@@ -337,7 +575,7 @@ async function waitUntilReady(url: string, child: ChildProcess): Promise<void> {
 }
 
 async function stopServer(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
+  if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');
   const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);

@@ -1,0 +1,261 @@
+import { createHash } from 'node:crypto';
+import { allFields, type EntityDescription, isWritable } from '@data-platform/shared/entities/entity';
+import type { FieldDescription } from '@data-platform/shared/fields/field-types';
+import type { ListQuery } from '@data-platform/shared/query/list-query';
+import { parseGetQuery, parseListQueryString } from '@data-platform/shared/query/list-query';
+import type { PGlite } from '@electric-sql/pglite';
+import { type SQL, sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import pg from 'pg';
+import { getSql, listSql, selectionSql } from '../src/crud/list-compiler.ts';
+import { customColumnWrite, writeColumns } from '../src/crud/sql-fragments.ts';
+import type { Database } from '../src/db/client.ts';
+
+/**
+ * One statement of the SQL floor: the text and parameters the server's own
+ * compiler makes for a scenario, and how the parameters change from one
+ * execution to the next (another id, another name), as the API's requests do.
+ */
+export interface FloorStatement {
+  text: string;
+  params: unknown[];
+  next(): unknown[];
+  /** Writes: an execution that changes no row (a stale version) is a failure, as the API's 412 is. */
+  mustChangeRow: boolean;
+}
+
+const dialect = new PgDialect();
+
+/**
+ * Text and parameters of a drizzle SQL object, as the server's driver sends
+ * them. `varying` maps a parameter the statement was built with (a value that
+ * occurs nowhere else in it) to the source of the value each execution binds there.
+ */
+export function floorStatement(
+  query: SQL,
+  varying: [unknown, () => unknown][] = [],
+  mustChangeRow = false,
+): FloorStatement {
+  const { sql: text, params } = dialect.sqlToQuery(query);
+  const slots = varying.map(([placeholder, value]): [number, () => unknown] => {
+    const index = params.indexOf(placeholder);
+    if (index < 0 || params.indexOf(placeholder, index + 1) >= 0) {
+      throw new Error(`The floor statement binds ${String(placeholder)} ${index < 0 ? 'nowhere' : 'twice'}`);
+    }
+    return [index, value];
+  });
+  return {
+    text,
+    params,
+    mustChangeRow,
+    next() {
+      const bound = [...params];
+      for (const [index, value] of slots) bound[index] = value();
+      return bound;
+    },
+  };
+}
+
+/** The list parameters of a query string, as the route parses them. */
+export function listQueryOf(entity: EntityDescription, queryString: string): ListQuery {
+  return parseListQueryString(entity, Object.fromEntries(new URLSearchParams(queryString)));
+}
+
+/** The sort values a list cursor carries (its `v`), so that the floor's page starts where the API's does. */
+export function cursorValues(cursor: string | undefined): unknown[] | undefined {
+  if (!cursor) return undefined;
+  return (JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { v: unknown[] }).v;
+}
+
+/** The page statement of `GET /{resource}?<queryString>`: the scenario's main statement. */
+export function listFloor(entity: EntityDescription, queryString: string): FloorStatement {
+  const query = listQueryOf(entity, queryString);
+  return floorStatement(listSql(entity, query, cursorValues(query.cursor)));
+}
+
+/** Values that appear in no statement the bench builds, to find where a varying value is bound. */
+const PLACEHOLDER_ID = -7_654_321;
+/** A number field's value in a write the floor binds anew each time. */
+export const PLACEHOLDER_NUMBER = -7_654_322;
+/** A text field's value in a write the floor binds anew each time. */
+export const PLACEHOLDER_TEXT = 'bench floor placeholder';
+
+/** `GET /{resource}/{id}` with a new id each time. */
+export function getFloor(entity: EntityDescription, id: () => number): FloorStatement {
+  return floorStatement(getSql(entity, PLACEHOLDER_ID, parseGetQuery(entity, {})), [[PLACEHOLDER_ID, id]]);
+}
+
+/**
+ * The column assignments of a write, as crud/records.ts makes them: each
+ * field's columns, custom fields merged into one `custom` column.
+ * crud/records.ts does not export its write statements yet; this is the same
+ * assembly from the same exported fragments (writeColumns, customColumnWrite,
+ * selectionSql), to be replaced by its builders once exported.
+ */
+function assignments(entity: EntityDescription, values: Record<string, unknown>, update: boolean): [string, SQL][] {
+  const fields = allFields(entity);
+  const result: [string, SQL][] = [];
+  const custom: [string, FieldDescription, unknown][] = [];
+  for (const [name, value] of Object.entries(values)) {
+    const field = fields[name];
+    if (value === undefined || !field || (update && !isWritable(field))) continue;
+    if (field.custom) custom.push([name, field, value]);
+    else result.push(...writeColumns(name, field, value));
+  }
+  if (custom.length > 0) result.push(customColumnWrite(custom, update));
+  return result;
+}
+
+const returningRow = (entity: EntityDescription) => sql`returning ${selectionSql(entity, { join: [] })}::text as row`;
+
+/**
+ * The insert `POST /{resource}` runs, returning the row as JSON text; `values`
+ * as the route validated them, with a text field set to `PLACEHOLDER_TEXT`
+ * given a new value each time by `name`.
+ */
+export function createFloor(
+  entity: EntityDescription,
+  values: Record<string, unknown>,
+  userId: number,
+  name: () => string,
+): FloorStatement {
+  const columns = assignments(entity, values, false);
+  columns.push(['created_by_id', sql`${userId}`], ['updated_by_id', sql`${userId}`]);
+  const query = sql`insert into ${sql.identifier(entity.table)} as t (${sql.join(
+    columns.map(([c]) => sql.identifier(c)),
+    sql`, `,
+  )}) values (${sql.join(
+    columns.map(([, v]) => v),
+    sql`, `,
+  )}) ${returningRow(entity)}`;
+  return floorStatement(query, [[PLACEHOLDER_TEXT, name]], true);
+}
+
+/**
+ * The update `PATCH /{resource}/{id}` with `If-Match: <version>` runs: the
+ * version checked in the statement itself. `values` holds one field set to
+ * `PLACEHOLDER_NUMBER`, bound to `value()` each time, and the row to `id()`.
+ */
+export function updateFloor(
+  entity: EntityDescription,
+  values: Record<string, unknown>,
+  version: number,
+  userId: number,
+  id: () => number,
+  value: () => number,
+): FloorStatement {
+  const columns = assignments(entity, values, true);
+  columns.push(['version', sql`t.version + 1`], ['updated_at', sql`now()`], ['updated_by_id', sql`${userId}`]);
+  const query = sql`update ${sql.identifier(entity.table)} as t set ${sql.join(
+    columns.map(([c, v]) => sql`${sql.identifier(c)} = ${v}`),
+    sql`, `,
+  )} where t.id = ${PLACEHOLDER_ID} and t.version = ${version} ${returningRow(entity)}`;
+  return floorStatement(
+    query,
+    [
+      [PLACEHOLDER_ID, id],
+      [String(PLACEHOLDER_NUMBER), () => String(value())],
+    ],
+    true,
+  );
+}
+
+/** What one floor run measured. */
+export interface FloorRun {
+  transactions: number;
+  seconds: number;
+  /** Milliseconds per execution, sorted. */
+  latencies: number[];
+  failures: number;
+}
+
+/** Runs statements over `connections` connections for a time: the database's own speed for them. */
+export interface FloorRunner {
+  run(statement: FloorStatement, connections: number, seconds: number): Promise<FloorRun>;
+  close(): Promise<void>;
+}
+
+type Execute = (connection: number, statement: FloorStatement, name: string) => Promise<number>;
+
+/** Each connection runs the statement again as soon as it has the answer, until the time is up. */
+async function loop(execute: Execute, statement: FloorStatement, connections: number, seconds: number) {
+  const name = `floor_${createHash('sha1').update(statement.text).digest('hex').slice(0, 16)}`;
+  const latencies: number[] = [];
+  let failures = 0;
+  const started = performance.now();
+  const end = started + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: connections }, async (_, connection) => {
+      while (performance.now() < end) {
+        const sent = performance.now();
+        try {
+          const changed = await execute(connection, statement, name);
+          if (statement.mustChangeRow && changed === 0) failures++;
+        } catch {
+          failures++;
+        }
+        latencies.push(performance.now() - sent);
+      }
+    }),
+  );
+  latencies.sort((a, b) => a - b);
+  return { transactions: latencies.length, seconds: (performance.now() - started) / 1000, latencies, failures };
+}
+
+/**
+ * node-postgres connections of their own, one per concurrent loop, each
+ * running the statement as a named (prepared) statement: parsed and planned
+ * once per connection, as a server keeping its statements prepared would.
+ */
+export function postgresFloor(url: string): FloorRunner & { backendPids(): number[] } {
+  const clients: pg.Client[] = [];
+  const pids: number[] = [];
+  const connect = async (count: number) => {
+    while (clients.length < count) {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      const { rows } = await client.query<{ pid: number }>('select pg_backend_pid() as pid');
+      clients.push(client);
+      pids.push(rows[0]?.pid ?? 0);
+    }
+  };
+  return {
+    async run(statement, connections, seconds) {
+      await connect(connections);
+      return loop(
+        async (connection, s, name) => {
+          const client = clients[connection] as pg.Client;
+          const result = await client.query({ name, text: s.text, values: s.next() });
+          return result.rowCount ?? 0;
+        },
+        statement,
+        connections,
+        seconds,
+      );
+    },
+    backendPids: () => [...pids],
+    async close() {
+      await Promise.all(clients.map((c) => c.end()));
+    },
+  };
+}
+
+/**
+ * The statements run on PGlite in this process (the server stopped: PGlite
+ * opens in one process at a time). PGlite answers one statement at a time, so
+ * the loops queue on it as the server's requests do.
+ */
+export function pgliteFloor(database: Database): FloorRunner {
+  const client = (database.db as unknown as { $client: PGlite }).$client;
+  return {
+    run(statement, connections, seconds) {
+      return loop(
+        async (_connection, s) => (await client.query(s.text, s.next())).affectedRows ?? 0,
+        statement,
+        connections,
+        seconds,
+      );
+    },
+    close: () => database.close(),
+  };
+}
