@@ -247,9 +247,12 @@ try {
 
   // PostgreSQL: the floor runs beside each API run; PGlite: after the server has let go of the database.
   const floors = new Map<string, FloorStatement>();
-  if (withFloor && target.kind === 'postgres' && target.url && databaseName) {
+  if (withFloor && target.kind === 'postgres' && target.url) {
     await compileFloors(scenarios, floors);
     floorRunner = postgresFloor(target.url);
+  }
+  if (target.url) {
+    // Reads which backends serve the bench database, for PostgreSQL's CPU per request (also with --api-only).
     monitor = new pg.Client({ connectionString: target.url });
     await monitor.connect();
   }
