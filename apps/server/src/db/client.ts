@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -6,11 +7,12 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { type SQL, sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { type PgDatabase, PgDialect, type PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { isConnectionError } from './errors.ts';
+import { PostgresListener } from './notifications.ts';
 import { loadReferenceData } from './reference-data.ts';
 
 export type DatabaseKind = 'pglite' | 'postgres';
@@ -19,11 +21,36 @@ export type Db = PgDatabase<PgQueryResultHKT>;
 /** Anything that can run a statement: the database or a transaction. */
 export type Executor = Pick<Db, 'execute'>;
 
+export interface RowsOptions {
+  /**
+   * Run as a named (prepared) statement: PostgreSQL plans it once per
+   * connection and then reuses the plan (a generic one, after five runs, when
+   * it costs no more than the custom ones). For the few statement shapes that
+   * run on most requests (the session lookup); only with the default executor,
+   * not in a transaction. Does nothing on PGlite.
+   */
+  prepare?: boolean;
+}
+
 export interface Database {
   kind: DatabaseKind;
   db: Db;
   /** Rows of a statement, the same shape on both drivers. */
-  rows<T = Record<string, unknown>>(query: SQL, executor?: Executor): Promise<T[]>;
+  rows<T = Record<string, unknown>>(query: SQL, executor?: Executor, options?: RowsOptions): Promise<T[]>;
+  /**
+   * Hears the notifications on `channel` (pg_notify, delivered when the
+   * writing transaction commits). `onState(true)` once they are heard, again
+   * after each reconnection; `onState(false)` when the listening connection
+   * is lost: notifications may be missed until the next `true`. Returns the
+   * function that stops listening.
+   */
+  listen(channel: string, onMessage: (payload: string) => void, onState: (listening: boolean) => void): () => void;
+  /**
+   * Resolves once every notification committed before the call has reached
+   * this process's listeners: after a write that changes what a cache holds,
+   * so that this process's next request cannot be answered from the cache.
+   */
+  caughtUp(): Promise<void>;
   /** Bulk load CSV text into a table's columns (COPY). */
   copyCsv(table: string, columns: string[], csv: string): Promise<void>;
   /** Throws when the database cannot answer a statement (health check). */
@@ -94,6 +121,48 @@ async function rowsOf<T>(executor: Executor, query: SQL): Promise<T[]> {
   return result.rows;
 }
 
+/** Types drizzle's node-postgres driver leaves as text (dates, times, intervals and their arrays): the same rows either way. */
+const textTypes = new Set([
+  pg.types.builtins.TIMESTAMPTZ,
+  pg.types.builtins.TIMESTAMP,
+  pg.types.builtins.DATE,
+  pg.types.builtins.INTERVAL,
+  1115,
+  1182,
+  1185,
+  1187,
+  1231,
+]);
+const drizzleTypes = {
+  getTypeParser: (oid: number, format?: 'text' | 'binary') =>
+    textTypes.has(oid) ? (value: string) => value : pg.types.getTypeParser(oid, format),
+} as pg.CustomTypesConfig;
+
+/** Distinct statement names one process gives out; statements beyond run unnamed (each connection keeps every name it prepared). */
+const MAX_PREPARED = 200;
+
+/**
+ * Named statements on node-postgres: the name is a hash of the SQL text, so
+ * the same text always gets the same name, and each pooled connection
+ * prepares it on first use.
+ */
+function preparedStatements(pool: pg.Pool) {
+  const dialect = new PgDialect();
+  const names = new Map<string, string>();
+  const nameOf = (text: string): string | undefined => {
+    const known = names.get(text);
+    if (known || names.size >= MAX_PREPARED) return known;
+    const name = `dp_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
+    names.set(text, name);
+    return name;
+  };
+  return async <T>(query: SQL): Promise<T[]> => {
+    const { sql: text, params } = dialect.sqlToQuery(query);
+    const result = await pool.query({ name: nameOf(text), text, values: params, types: drizzleTypes });
+    return result.rows as T[];
+  };
+}
+
 /**
  * Opens PostgreSQL (when a URL is given) or the embedded PGlite, and brings
  * the schema up to date with the committed migrations. The one place that
@@ -127,10 +196,15 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     await waitForPostgres(pool, options.waitMs ?? 0, log);
     const db = drizzlePg({ client: pool }) as unknown as Db;
     await migratePg(drizzlePg({ client: pool }), { migrationsFolder });
+    const prepared = preparedStatements(pool);
+    const listener = new PostgresListener(options.url, log);
     database = {
       kind: 'postgres',
       db,
-      rows: (query, executor = db) => rowsOf(executor, query),
+      rows: (query, executor = db, rowsOptions = {}) =>
+        rowsOptions.prepare && executor === db ? prepared(query) : rowsOf(executor, query),
+      listen: (channel, onMessage, onState) => listener.subscribe(channel, { onMessage, onState }),
+      caughtUp: () => listener.caughtUp(),
       async copyCsv(table, columns, csv) {
         const client = await pool.connect();
         try {
@@ -148,7 +222,10 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
       async ping() {
         await pool.query('select 1');
       },
-      close: () => pool.end(),
+      async close() {
+        await listener.close();
+        await pool.end();
+      },
     };
   } else {
     if (options.dataDir) await mkdir(options.dataDir, { recursive: true });
@@ -160,6 +237,21 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
       kind: 'pglite',
       db,
       rows: (query, executor = db) => rowsOf(executor, query),
+      // One process, one connection: a notification is delivered as its transaction commits, and never lost.
+      listen(channel, onMessage, onState) {
+        let stopped = false;
+        let stop: (() => Promise<void>) | undefined;
+        void client.listen(channel, onMessage).then((unlisten) => {
+          if (stopped) return unlisten();
+          stop = unlisten;
+          onState(true);
+        });
+        return () => {
+          stopped = true;
+          void stop?.().catch(() => {});
+        };
+      },
+      caughtUp: async () => {},
       async copyCsv(table, columns, csv) {
         await client.query(copyStatement(table, columns, "'/dev/blob'"), [], { blob: new Blob([csv]) });
       },

@@ -56,6 +56,17 @@ function neededBy(config: { access?: RouteAccess | RouteAccess[]; permission?: P
   return needed;
 }
 
+/** What the session and custom-field caches copy: users, roles, custom field definitions (and their groups). */
+const cachedResources = new Set(['users', 'roles', 'entityFieldTypes', 'customFieldGroups']);
+
+/** A write by a route that may change rows a cache copies (administration, users, roles, custom fields). */
+function changesCachedRows(method: string, config: FastifyContextConfig): boolean {
+  if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return false;
+  if (config.permission) return true;
+  const accesses = config.access === undefined ? [] : Array.isArray(config.access) ? config.access : [config.access];
+  return accesses.some(({ resource }) => cachedResources.has(resource));
+}
+
 /** A route as the authentication step sees it. */
 export interface RouteRule {
   method: string;
@@ -122,6 +133,12 @@ export function installAuth(app: FastifyInstance, database: Database, config: Co
     request.actor = actor;
     const missing = missingPermissions(actor, neededBy(routeConfig));
     if (missing.length > 0) throw forbidden(missing);
+  });
+
+  // A change to what the caches hold (auth/sessions.ts, crud/custom-fields.ts) is told to every process
+  // by a notification at commit; this process's own next request must not beat its own notification.
+  app.addHook('onSend', async (request) => {
+    if (changesCachedRows(request.method, request.routeOptions.config ?? {})) await database.caughtUp();
   });
 
   // Refusals by the step above and by handlers (joins, references, rules on whom a user may change) alike.

@@ -58,12 +58,17 @@ afterAll(async () => {
 const anonymous = () => apiClient(server.url);
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
-/** Moves a session's clock: `set` is an SQL assignment list such as `last_used_at = now() - interval '9 minutes'`. */
+/**
+ * Moves a session's clock: `set` is an SQL assignment list such as `last_used_at = now() - interval '9 minutes'`.
+ * Then waits for the change's notification to reach the server (which caches sessions), as the server's
+ * own writes do before they answer.
+ */
 async function ageSession(token: string, set: ReturnType<typeof sql>) {
   const updated = await server.database.rows(
     sql`update sessions set ${set} where token_hash = ${sha256(token)} returning id`,
   );
   expect(updated).toHaveLength(1);
+  await server.database.caughtUp();
 }
 
 async function sessionOf(token: string) {

@@ -24,11 +24,13 @@ BEGIN
 END
 $$;
 --> statement-breakpoint
--- A session's token, owner, end and revocation; not its last use, written once a minute by every process.
-CREATE TRIGGER "sessions_notify_update" AFTER UPDATE OF "token_hash", "user_id", "expires_at", "revoked_at" ON "sessions"
-	FOR EACH ROW WHEN (
+-- A session's token, owner, end and revocation. Its last use only when moved back (which no request does):
+-- written forward once a minute by every process, it would otherwise empty the caches as often.
+CREATE TRIGGER "sessions_notify_update" AFTER UPDATE OF "token_hash", "user_id", "expires_at", "revoked_at", "last_used_at"
+	ON "sessions" FOR EACH ROW WHEN (
 		OLD."token_hash" IS DISTINCT FROM NEW."token_hash" OR OLD."user_id" IS DISTINCT FROM NEW."user_id"
 		OR OLD."expires_at" IS DISTINCT FROM NEW."expires_at" OR OLD."revoked_at" IS DISTINCT FROM NEW."revoked_at"
+		OR NEW."last_used_at" < OLD."last_used_at"
 	) EXECUTE FUNCTION "notify_cache_change"('auth', 'session');
 --> statement-breakpoint
 CREATE TRIGGER "sessions_notify_delete" AFTER DELETE ON "sessions"
