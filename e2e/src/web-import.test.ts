@@ -36,7 +36,7 @@ describe('import from the list', () => {
       .poll(() => errors.getByRole('row').nth(1).getByRole('cell').allTextContents())
       .toEqual(['3', 'Name', 'Required']);
     await noSeriousViolations(page);
-    const none = await server.fetch('/api/v1/companies?filter[name][eq]=Imported%20Alpha');
+    const none = await server.fetch('/api/v1/companies?count=exact&filter[name][eq]=Imported%20Alpha');
     expect(((await none.json()) as { total: number }).total).toBe(0);
 
     await dialog

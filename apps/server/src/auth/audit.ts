@@ -1,5 +1,5 @@
 import type { AuditEventType } from '@data-platform/shared/entities/audit-events';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../db/client.ts';
 
 export interface AuditEvent {
@@ -44,4 +44,19 @@ export function recordChange(database: Database, change: RecordChange, executor?
   const { type, actorId, ip, entity, id, fields } = change;
   const details = fields?.length ? `${entity} ${id}: ${fields.join(', ')}` : `${entity} ${id}`;
   return recordAudit(database, { type, actorId, ip, details }, executor);
+}
+
+/**
+ * The insert of a record change's event inside the write's own statement
+ * (a data-modifying CTE): one event per row of `source`, whose `id` column
+ * names the record. The event then exists exactly when the write does, and
+ * the details read as `recordChange` writes them.
+ */
+export function recordChangeInsertSql(change: Omit<RecordChange, 'id'>, source: SQL): SQL {
+  const { type, actorId, ip, entity, fields } = change;
+  const after = fields?.length ? `: ${fields.join(', ')}` : '';
+  return sql`insert into audit_events (type, actor_id, ip, details)
+    select ${type}::text, ${actorId}::bigint, ${ip}::text,
+      left(concat(${entity}::text, ' ', s.id, ${after}::text), 1000)
+    from ${source} s`;
 }

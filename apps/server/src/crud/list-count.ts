@@ -1,45 +1,173 @@
 import type { EntityDescription } from '@data-platform/shared/entities/entity';
-import type { ListQuery } from '@data-platform/shared/query/list-query';
+import { type CountMode, ESTIMATED_COUNT_THRESHOLD, type ListQuery } from '@data-platform/shared/query/list-query';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { type ListScope, ROOT, whereSql } from './list-compiler.ts';
 
-/** Lists count exactly up to this many rows; above it they answer the planner's estimate. */
-export const EXACT_COUNT_CAP = 10_000;
 /**
- * A list the planner expects to be this many times over the cap answers the
- * estimate without counting (counting reads cap + 1 rows: milliseconds on
- * every page of a big table). Estimates are rarely off by that much.
+ * A list's total as the caller asked for it (`count=`): null and null when
+ * no count was asked; `totalExact` false when `total` is the planner's estimate.
  */
-const ESTIMATE_MARGIN = 10;
-
-/** Counts matching rows, stopping at `cap + 1`. */
-export function cappedCountSql(entity: EntityDescription, query: ListQuery, cap: number, scope?: ListScope): SQL {
-  return sql`select count(*)::int as n from (select 1 from ${sql.identifier(entity.table)} ${sql.identifier(ROOT)}
-    where ${whereSql(entity, query, scope)} limit ${cap + 1}) s`;
+export interface ListTotal {
+  total: number | null;
+  totalExact: boolean | null;
 }
 
-/** The planner's estimate of the matching rows. */
-export function estimateSql(entity: EntityDescription, query: ListQuery, scope?: ListScope): SQL {
-  return sql`explain (format json) select 1 from ${sql.identifier(entity.table)} ${sql.identifier(ROOT)}
-    where ${whereSql(entity, query, scope)}`;
+/** A total that was asked for: always a number. */
+export interface CountedTotal {
+  total: number;
+  totalExact: boolean;
 }
 
-/** Exact up to the cap, the planner's estimate above it. */
+type Filtered = Pick<ListQuery, 'where' | 'q'>;
+
+/** No filter, no search and no scope: the whole table, whose size the catalog knows without planning. */
+function wholeTable(query: Filtered, scope?: ListScope): boolean {
+  return !query.where && !query.q && !scope;
+}
+
+/**
+ * The exact number of matching rows. It selects no column, so the planner
+ * may answer from an index alone; no row is turned into JSON.
+ */
+function countSql(entity: EntityDescription, query: Filtered, scope?: ListScope): SQL {
+  return sql`(select count(*) from ${sql.identifier(entity.table)} ${sql.identifier(ROOT)}
+    where ${whereSql(entity, query, scope)})`;
+}
+
+/**
+ * The rows of the whole table as the planner reckons them without planning
+ * anything: the catalog's rows per page at the last VACUUM/ANALYZE, times the
+ * table's pages now (the planner's own scaling). Null while the table was
+ * never analyzed: then only EXPLAIN knows.
+ */
+function tableEstimateSql(entity: EntityDescription): SQL {
+  return sql`(select case when c.relpages > 0 and c.reltuples >= 0
+      then round(c.reltuples / c.relpages * (pg_relation_size(c.oid) / current_setting('block_size')::bigint))::bigint
+    end
+    from pg_class c where c.oid = ${entity.table}::regclass)`;
+}
+
+/** The planner's estimate of the matching rows, from planning alone (nothing is read). */
+export async function plannedRows(
+  database: Database,
+  entity: EntityDescription,
+  query: Filtered,
+  scope?: ListScope,
+): Promise<number> {
+  const [plan] = await database.rows<{ 'QUERY PLAN': unknown }>(
+    sql`explain (format json) select 1 from ${sql.identifier(entity.table)} ${sql.identifier(ROOT)}
+      where ${whereSql(entity, query, scope)}`,
+  );
+  const raw = plan?.['QUERY PLAN'];
+  const json = (typeof raw === 'string' ? JSON.parse(raw) : raw) as [{ Plan: { 'Plan Rows': number } }];
+  return Math.round(json[0].Plan['Plan Rows']);
+}
+
+/** What a statement's total columns hold; bigint arrives as text on node-postgres. */
+interface TotalColumns {
+  total: number | string | null;
+  exact: boolean | null;
+}
+
+/**
+ * The total's columns as one statement can compute them, or undefined when
+ * it needs the planner first (a filtered `planned` or `estimated` count).
+ * `estimated` over the whole table decides inside the statement: the count's
+ * subquery runs only in the branch that answers it. Its total is null when
+ * the table was never analyzed, and the caller asks the planner.
+ */
+function totalColumnsSql(
+  entity: EntityDescription,
+  query: Filtered,
+  mode: CountMode,
+  scope?: ListScope,
+): SQL | undefined {
+  if (mode === 'exact') return sql`${countSql(entity, query, scope)} as total, true as exact`;
+  if (!wholeTable(query, scope)) return undefined;
+  if (mode === 'planned') return sql`${tableEstimateSql(entity)} as total, false as exact`;
+  return sql`case when e.n is null then null when e.n > ${ESTIMATED_COUNT_THRESHOLD} then e.n
+      else ${countSql(entity, query, scope)} end as total,
+    e.n <= ${ESTIMATED_COUNT_THRESHOLD} as exact
+    from (select ${tableEstimateSql(entity)} as n) e`;
+}
+
+function totalOf(columns: TotalColumns | undefined): CountedTotal | undefined {
+  if (!columns || columns.total === null || columns.total === undefined) return undefined;
+  return { total: Number(columns.total), totalExact: columns.exact === true };
+}
+
+/**
+ * The total decided from the planner's estimate: `planned` answers it,
+ * `estimated` counts (and answers the count) only when it is at most the
+ * threshold. Nothing is counted that is not answered.
+ */
+async function totalFromPlan(
+  database: Database,
+  entity: EntityDescription,
+  query: Filtered,
+  mode: CountMode,
+  scope?: ListScope,
+  estimate?: Promise<number>,
+): Promise<CountedTotal> {
+  const planned = await (estimate ?? plannedRows(database, entity, query, scope));
+  if (mode === 'planned' || (mode === 'estimated' && planned > ESTIMATED_COUNT_THRESHOLD)) {
+    return { total: planned, totalExact: false };
+  }
+  const [counted] = await database.rows<{ total: number | string }>(
+    sql`select ${countSql(entity, query, scope)} as total`,
+  );
+  return { total: Number(counted?.total ?? 0), totalExact: true };
+}
+
+/** The total of a list as `mode` asks, without a page (the home page's counts). */
 export async function countRows(
   database: Database,
   entity: EntityDescription,
-  query: ListQuery,
+  query: Filtered,
+  mode: CountMode,
   scope?: ListScope,
-): Promise<{ total: number; totalExact: boolean }> {
-  const [plan] = await database.rows<{ 'QUERY PLAN': unknown }>(estimateSql(entity, query, scope));
-  const raw = plan?.['QUERY PLAN'];
-  const json = (typeof raw === 'string' ? JSON.parse(raw) : raw) as [{ Plan: { 'Plan Rows': number } }];
-  const estimate = Math.round(json[0].Plan['Plan Rows']);
-  // Far above the cap the count would only confirm the estimate, at the cost of reading cap + 1 rows.
-  if (estimate > EXACT_COUNT_CAP * ESTIMATE_MARGIN) return { total: estimate, totalExact: false };
-  const [counted] = await database.rows<{ n: number }>(cappedCountSql(entity, query, EXACT_COUNT_CAP, scope));
-  const n = counted?.n ?? 0;
-  if (n <= EXACT_COUNT_CAP) return { total: n, totalExact: true };
-  return { total: Math.max(EXACT_COUNT_CAP + 1, estimate), totalExact: false };
+): Promise<CountedTotal> {
+  const columns = totalColumnsSql(entity, query, mode, scope);
+  if (columns) {
+    const [found] = await database.rows<TotalColumns>(sql`select ${columns}`);
+    const total = totalOf(found);
+    if (total) return total;
+  }
+  return totalFromPlan(database, entity, query, mode, scope);
+}
+
+/**
+ * A page of a list with the total its query asks for (`query.count`), in
+ * as few statements as the mode allows:
+ * - none: the page alone;
+ * - `exact`, and `planned`/`estimated` over a whole analyzed table: one
+ *   statement, the page beside the total (a row with a null page row when
+ *   the page is empty, so that the total still comes);
+ * - `planned` filtered: the page and the planner's estimate side by side;
+ * - `estimated` filtered: the page and the estimate side by side, then the
+ *   count only when the estimate is at most the threshold.
+ */
+export async function pageWithTotal<R extends { row: string }>(
+  database: Database,
+  entity: EntityDescription,
+  query: ListQuery,
+  page: SQL,
+  scope?: ListScope,
+): Promise<{ rows: R[] } & ListTotal> {
+  const mode = query.count;
+  if (!mode) return { rows: await database.rows<R>(page), total: null, totalExact: null };
+  const columns = totalColumnsSql(entity, query, mode, scope);
+  if (!columns) {
+    const estimate = plannedRows(database, entity, query, scope);
+    // Heard now, so that a failing page does not leave it unhandled; awaited below.
+    estimate.catch(() => undefined);
+    const rows = await database.rows<R>(page);
+    return { rows, ...(await totalFromPlan(database, entity, query, mode, scope, estimate)) };
+  }
+  const found = await database.rows<R & TotalColumns>(
+    sql`select p.*, c.total, c.exact from (select ${columns}) c left join (${page}) p on true`,
+  );
+  const rows = found.filter((r) => r.row !== null);
+  return { rows, ...(totalOf(found[0]) ?? (await totalFromPlan(database, entity, query, mode, scope))) };
 }

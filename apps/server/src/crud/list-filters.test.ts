@@ -112,7 +112,13 @@ afterAll(async () => server?.close());
 
 /** The display values of the matching rows, in creation (id) order. */
 async function matching(resource: string, query: Record<string, string>, display = 'name'): Promise<unknown[]> {
-  const answer = await api.list(`/api/v1/${resource}`, { select: display, sort: 'id', pageSize: 1000, ...query });
+  const answer = await api.list(`/api/v1/${resource}`, {
+    select: display,
+    sort: 'id',
+    pageSize: 1000,
+    count: 'exact',
+    ...query,
+  });
   expect(answer.status, JSON.stringify(answer.body)).toBe(200);
   expect(answer.body.total).toBe(answer.body.data.length);
   return answer.body.data.map((row) => row[display]);
@@ -340,6 +346,7 @@ describe('combining filters', () => {
 
   it('POST /query combines nested and/or groups with filters, select and sort', async () => {
     const answer = await api.query('/api/v1/companies', {
+      count: 'exact',
       select: ['name'],
       sort: '-name',
       filter: { tags: { notNull: true } },
@@ -389,12 +396,12 @@ describe('combining filters', () => {
   });
 
   it('POST /query: an empty or matches nothing, an empty and matches everything', async () => {
-    const none = await api.query('/api/v1/companies', { where: { or: [] } });
+    const none = await api.query('/api/v1/companies', { where: { or: [] }, count: 'exact' });
     expect(none.body).toMatchObject({ data: [], total: 0, totalExact: true });
-    const all = await api.query('/api/v1/companies', { where: { and: [] } });
-    expect(all.body.total).toBe(4);
-    const empty = await api.query('/api/v1/companies', {});
-    expect(empty.body.total).toBe(4);
+    const all = await api.query('/api/v1/companies', { where: { and: [] }, count: 'estimated' });
+    expect(all.body).toMatchObject({ total: 4, totalExact: true });
+    const empty = await api.query('/api/v1/companies', { count: 'estimated' });
+    expect(empty.body).toMatchObject({ total: 4, totalExact: true });
   });
 });
 

@@ -8,11 +8,12 @@ import { type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { assertMayAttachTo, assertReferencesReadable } from '../access/references.ts';
 import type { Actor } from '../auth/actor.ts';
+import { recordChangeInsertSql } from '../auth/audit.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { columnName } from '../db/columns.ts';
 import { invalid, notFound, staleVersion } from '../domain/errors.ts';
 import { getSql, type ListScope, listSql, orderKeyCount, orderSignature, selectionSql } from './list-compiler.ts';
-import { countRows } from './list-count.ts';
+import { type ListTotal, pageWithTotal } from './list-count.ts';
 import { column, customColumnWrite, fieldOf, pgArrayLiteral, writeColumns } from './sql-fragments.ts';
 
 const cursorSchema = z.object({ o: z.string(), v: z.array(z.union([z.string(), z.number(), z.boolean(), z.null()])) });
@@ -43,15 +44,13 @@ function decodeCursor(entity: EntityDescription, query: ListQuery): unknown[] | 
   return values;
 }
 
-export interface ListPage {
+export interface ListPage extends ListTotal {
   /** each row as JSON text, ready to be sent */
   rows: string[];
-  total: number;
-  totalExact: boolean;
   nextCursor: string | null;
 }
 
-/** One page of a list, with its total and the cursor of the next page. */
+/** One page of a list, with the total its query asks for (none unless `count`) and the cursor of the next page. */
 export async function listRecords(
   database: Database,
   entity: EntityDescription,
@@ -59,17 +58,20 @@ export async function listRecords(
   scope?: ListScope,
 ): Promise<ListPage> {
   const cursorValues = decodeCursor(entity, query);
-  const [rows, count] = await Promise.all([
-    database.rows<{ row: string; cursor: unknown[] | string }>(listSql(entity, query, cursorValues, scope)),
-    countRows(database, entity, query, scope),
-  ]);
+  const { rows, ...total } = await pageWithTotal<{ row: string; cursor: unknown[] | string }>(
+    database,
+    entity,
+    query,
+    listSql(entity, query, cursorValues, scope),
+    scope,
+  );
   const hasMore = rows.length > query.pageSize;
   const page = hasMore ? rows.slice(0, query.pageSize) : rows;
   const last = page.at(-1);
   const lastValues = last && (typeof last.cursor === 'string' ? JSON.parse(last.cursor) : last.cursor);
   return {
     rows: page.map((r) => r.row),
-    ...count,
+    ...total,
     nextCursor: hasMore && lastValues ? encodeCursor(orderSignature(query), lastValues) : null,
   };
 }
@@ -89,19 +91,44 @@ export async function getRecord(
 
 const allSelection = { join: [] };
 
+/** Where a change came from, when the write stores its audit event itself (in its own statement). */
+export interface ChangeOrigin {
+  ip: string;
+}
+
 /**
- * The JSON text of a written row, checked inside the write's transaction: a
- * row the database cannot turn into one JSON object then rolls the write back
- * instead of answering 500 after it was committed (a client retrying would
- * write it twice).
+ * Raised inside a write's statement when the row does not read back as one
+ * JSON object: the statement fails, and the write and its event with it,
+ * instead of answering 500 after the write was committed (a client retrying
+ * would write it twice). No function is needed: reading an unknown setting
+ * fails (42704), only in the branch that reaches it, with this text.
  */
-function writtenRow(found: { row: string } | undefined): string | undefined {
-  if (!found) return undefined;
-  const parsed: unknown = JSON.parse(found.row);
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw new Error('A written row did not read back as one JSON object');
-  }
-  return found.row;
+const notOneObject = sql`current_setting('A written row did not read back as one JSON object')::jsonb`;
+
+/**
+ * One statement for a write and what goes with it, as data-modifying CTEs that
+ * share one snapshot and one commit (atomic without BEGIN and COMMIT):
+ * - `written`: the INSERT or UPDATE, `returning t.id, <row JSON> as j`;
+ * - `checked`: those rows, the statement failing unless `j` is one JSON object;
+ * - `audit`: the event of each checked row (none when nothing was written).
+ * Answers `row` (JSON text) for each written row, then the rows of `miss`,
+ * which say why nothing was written (`version`, `readable`).
+ */
+export function auditedWriteSql(write: SQL, audit?: (source: SQL) => SQL, miss?: SQL): SQL {
+  return sql`with written as (${write}),
+    checked as (select w.id, case when jsonb_typeof(w.j) = 'object' then w.j else ${notOneObject} end as j
+      from written w)${
+        audit
+          ? sql`,
+    audit as (${audit(sql`checked`)})`
+          : sql``
+      }
+    select c.j::text as row, null::int as version, null::boolean as readable from checked c${
+      miss
+        ? sql`
+    union all ${miss}`
+        : sql``
+    }`;
 }
 
 /**
@@ -197,7 +224,10 @@ function insertSql(entity: EntityDescription, rows: [string, SQL][][]): SQL {
 
 /**
  * Inserts one row from values validated by `createSchema(entity)` plus
- * server-owned values, and returns it as JSON text.
+ * server-owned values, and returns it as JSON text. With `origin`, its audit
+ * event is written by the same statement. One statement, one round trip,
+ * atomic on its own; only rows attached to records (notes, files) first
+ * check and lock their record in a transaction (`checkAttachmentTargets`).
  */
 export async function createRecord(
   database: Database,
@@ -206,19 +236,28 @@ export async function createRecord(
   actor: Actor,
   serverValues: Record<string, unknown> = {},
   executor?: Executor,
+  origin?: ChangeOrigin,
 ): Promise<string> {
   assertSetReferencesReadable(actor, entity, validated);
   const values = { ...validated, ...serverValues };
   const assignments = insertAssignments(entity, values, actor);
-  const insert = async (tx: Executor) => {
-    await checkAttachmentTargets(database, entity, [values], actor, tx);
-    const [row] = await database.rows<{ row: string }>(
-      sql`${insertSql(entity, [assignments])} returning ${selectionSql(entity, allSelection)}::text as row`,
-      tx,
-    );
-    return writtenRow(row) as string;
+  const statement = auditedWriteSql(
+    sql`${insertSql(entity, [assignments])} returning t.id, ${selectionSql(entity, allSelection)} as j`,
+    origin &&
+      ((source) =>
+        recordChangeInsertSql(
+          { type: 'recordCreated', actorId: actor.userId, ip: origin.ip, entity: entity.name },
+          source,
+        )),
+  );
+  const insert = async (tx?: Executor) => {
+    if (tx) await checkAttachmentTargets(database, entity, [values], actor, tx);
+    const [row] = await database.rows<{ row: string }>(statement, tx);
+    if (!row) throw new Error(`${entity.label}: the insert returned no row`);
+    return row.row;
   };
-  return executor ? insert(executor) : database.db.transaction((tx) => insert(tx));
+  if (executor || !entity.attachedTo) return insert(executor);
+  return database.db.transaction((tx) => insert(tx));
 }
 
 /** Parameters one statement may bind: the PostgreSQL protocol counts them in 16 bits. */
@@ -246,10 +285,26 @@ export async function createRecords(
   }
 }
 
+/** Why an update wrote nothing, as its statement saw the row: absent (404), unreadable (404), or at another version (412). */
+interface Missed {
+  version: number | null;
+  readable: boolean | null;
+}
+
+function missedUpdate(entity: EntityDescription, id: number, found: Missed | undefined): never {
+  if (!found?.readable) throw notFound(`${entity.label} ${id}`);
+  throw staleVersion(
+    `${entity.label} ${id} was changed by someone else (now version ${found.version}); reload it and apply your change again`,
+    { version: `Current version is ${found.version}` },
+  );
+}
+
 /**
  * Updates the writable fields given (validated by `updateSchema(entity)`), only if the row still has `version`:
  * the check is in the UPDATE itself, so two writers with the same version
- * cannot both win. 412 when stale, 404 when gone.
+ * cannot both win. 412 when stale, 404 when gone or outside `scope` (what
+ * the actor may read). One statement: the update, its audit event (with
+ * `origin`), and a marker row saying why nothing was written.
  */
 export async function updateRecord(
   database: Database,
@@ -259,6 +314,7 @@ export async function updateRecord(
   values: Record<string, unknown>,
   actor: Actor,
   executor?: Executor,
+  { origin, scope }: { origin?: ChangeOrigin; scope?: ListScope } = {},
 ): Promise<string> {
   assertSetReferencesReadable(actor, entity, values);
   const assignments = assignmentsOf(entity, values, true);
@@ -268,28 +324,39 @@ export async function updateRecord(
     ['updated_at', sql`now()`],
     ['updated_by_id', sql`${actor.userId}`],
   );
-  const update = async (tx: Executor) => {
-    const [row] = await database.rows<{ row: string }>(
-      sql`update ${sql.identifier(entity.table)} as t set ${sql.join(
-        assignments.map(([c, v]) => sql`${sql.identifier(c)} = ${v}`),
-        sql`, `,
-      )} where t.id = ${id} and t.version = ${version}
-      returning ${selectionSql(entity, allSelection)}::text as row`,
-      tx,
-    );
-    const written = writtenRow(row);
-    if (written) return written;
-    const [current] = await database.rows<{ version: number }>(
-      sql`select version from ${sql.identifier(entity.table)} where id = ${id}`,
-      tx,
-    );
-    if (!current) throw notFound(`${entity.label} ${id}`);
-    throw staleVersion(
-      `${entity.label} ${id} was changed by someone else (now version ${current.version}); reload it and apply your change again`,
-      { version: `Current version is ${current.version}` },
-    );
-  };
-  return executor ? update(executor) : database.db.transaction((tx) => update(tx));
+  const table = sql.identifier(entity.table);
+  const readable = scope ? sql`(${scope.where})` : sql`true`;
+  const statement = auditedWriteSql(
+    sql`update ${table} as t set ${sql.join(
+      assignments.map(([c, v]) => sql`${sql.identifier(c)} = ${v}`),
+      sql`, `,
+    )} where t.id = ${id} and t.version = ${version} and ${readable}
+      returning t.id, ${selectionSql(entity, allSelection)} as j`,
+    origin &&
+      ((source) =>
+        recordChangeInsertSql(
+          {
+            type: 'recordUpdated',
+            actorId: actor.userId,
+            ip: origin.ip,
+            entity: entity.name,
+            fields: Object.keys(values),
+          },
+          source,
+        )),
+    sql`select null::text, t.version::int, ${readable} from ${table} t
+      where t.id = ${id} and not exists (select 1 from written)`,
+  );
+  const [found] = await database.rows<{ row: string | null } & Missed>(statement, executor);
+  if (found?.row) return found.row;
+  if (found?.version !== version) missedUpdate(entity, id, found);
+  // The row had this version when the statement began, yet the UPDATE, which waited for a writer
+  // that committed meanwhile, found it changed or gone: only a fresh read tells which.
+  const [now] = await database.rows<Missed>(
+    sql`select t.version::int as version, ${readable} as readable from ${table} t where t.id = ${id}`,
+    executor,
+  );
+  return missedUpdate(entity, id, now);
 }
 
 const attachmentEntities = entityList.filter((e) => e.attachedTo);

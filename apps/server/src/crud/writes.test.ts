@@ -1,11 +1,16 @@
 import { access } from 'node:fs/promises';
 import path from 'node:path';
-import { entityList, findEntity } from '@data-platform/shared/entities/registry';
-import { sql } from 'drizzle-orm';
+import type { EntityDescription } from '@data-platform/shared/entities/entity';
+import { entities, entityList, findEntity } from '@data-platform/shared/entities/registry';
+import { type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Actor, systemActor } from '../auth/actor.ts';
+import { recordChangeInsertSql } from '../auth/audit.ts';
+import type { Executor } from '../db/client.ts';
 import { columnName } from '../db/columns.ts';
 import { signInWithPermissions, withToken } from '../testing/accounts.ts';
 import {
+  type Answer,
   type ApiClient,
   adminClient,
   errorOf,
@@ -15,9 +20,11 @@ import {
   unique,
 } from '../testing/factories.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
+import { auditedWriteSql, createRecord } from './records.ts';
 
 /** Create, update with versions (also concurrently), and delete with everything that hangs off a record. */
 
+const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 let server: TestServer;
 let api: ApiClient;
 let make: Factories;
@@ -167,6 +174,93 @@ describe('concurrent updates', () => {
   });
 });
 
+describe('a write in one statement', () => {
+  const currencies = entities.currencies as EntityDescription;
+  const rowsOfCode = (code: string) =>
+    server.database.rows(sql`select id from currencies where code = ${code}`).then((rows) => rows.length);
+
+  /** The database's own error under the driver's wrapping. */
+  async function databaseError(run: Promise<unknown>): Promise<{ code?: string; message?: string }> {
+    const error = await run.then(
+      () => undefined,
+      (thrown: unknown) => thrown as { cause?: unknown; code?: string },
+    );
+    expect(error, 'expected the statement to fail').toBeDefined();
+    return ((error as { cause?: unknown }).cause ?? error) as { code?: string; message?: string };
+  }
+
+  it('leaves no row when its audit event cannot be written', async () => {
+    // Currencies name no writer, so only the event refers to this user, who does not exist.
+    const ghost: Actor = { ...systemActor, userId: 999_999_999 };
+    const failed = await databaseError(
+      createRecord(server.database, currencies, { code: 'QQA', name: 'Ghost' }, ghost, {}, undefined, {
+        ip: '10.0.0.1',
+      }),
+    );
+    expect(failed.code).toBe('23503');
+    expect(await rowsOfCode('QQA')).toBe(0);
+    // The same write with a writer who exists goes through, with its event.
+    await createRecord(server.database, currencies, { code: 'QQA', name: 'Real' }, systemActor, {}, undefined, {
+      ip: '10.0.0.1',
+    });
+    expect(await rowsOfCode('QQA')).toBe(1);
+  });
+
+  it('leaves no row and no event when the row does not read back as one JSON object', async () => {
+    const event = (source: SQL) =>
+      recordChangeInsertSql({ type: 'recordCreated', actorId: null, ip: '10.0.0.2', entity: 'currencies' }, source);
+    const failed = await databaseError(
+      server.database.rows(
+        auditedWriteSql(
+          sql`insert into currencies as t (code, name) values ('QQB', 'List') returning t.id, '[1]'::jsonb as j`,
+          event,
+        ),
+      ),
+    );
+    expect(failed.message).toMatch(/A written row did not read back as one JSON object/);
+    expect(await rowsOfCode('QQB')).toBe(0);
+    const events = await server.database.rows(sql`select id from audit_events where ip = '10.0.0.2'`);
+    expect(events).toEqual([]);
+  });
+
+  /** Runs `change` in a transaction that stays open until a PATCH of the row waits for its lock, then commits. */
+  async function whileAPatchWaits(change: (tx: Executor) => Promise<unknown>, patch: () => Promise<Answer<Row>>) {
+    let answer: Promise<Answer<Row>> | undefined;
+    await server.database.db.transaction(async (tx) => {
+      await change(tx);
+      answer = patch();
+      for (;;) {
+        const waiting = await server.database.rows(
+          sql`select 1 from pg_stat_activity where wait_event_type = 'Lock' and query like 'with written as (update %'`,
+        );
+        if (waiting.length > 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    });
+    return (answer as Promise<Answer<Row>>).then((a) => a);
+  }
+
+  it.skipIf(!onPostgres)(
+    'tells 412 from 404 when another writer commits while the update waits for the row',
+    async () => {
+      const changed = await make.company({ name: 'Held' });
+      const stale = await whileAPatchWaits(
+        (tx) => tx.execute(sql`update companies set city = 'First', version = version + 1 where id = ${changed.id}`),
+        () => api.patch(`/api/v1/companies/${changed.id}`, { city: 'Second' }, 1),
+      );
+      expect(stale.status).toBe(412);
+      expect(errorOf(stale).fields).toEqual({ version: 'Current version is 2' });
+
+      const removed = await make.company({ name: 'Held and gone' });
+      const gone = await whileAPatchWaits(
+        (tx) => tx.execute(sql`delete from companies where id = ${removed.id}`),
+        () => api.patch(`/api/v1/companies/${removed.id}`, { city: 'Second' }, 1),
+      );
+      expect(gone.status).toBe(404);
+    },
+  );
+});
+
 describe('delete', () => {
   it('removes the record: 204, then 404', async () => {
     const company = await make.company();
@@ -214,7 +308,7 @@ describe('delete', () => {
       expect((await api.get(`/api/v1/${resource}/${row.id}`)).status, resource).toBe(200);
     }
     expect(await exists(storedBytes(otherFile.id))).toBe(true);
-    const links = await api.list(`/api/v1/contacts/${contact.id}/companies`);
+    const links = await api.list(`/api/v1/contacts/${contact.id}/companies`, { count: 'exact' });
     expect(links.body.total).toBe(0);
     expect(await danglingAttachments()).toEqual([]);
   });
@@ -230,7 +324,7 @@ describe('delete', () => {
     expect((await api.delete(`/api/v1/contacts/${contact.id}`)).status).toBe(204);
     for (const [i, collection] of ['contactCompanies', 'contactFunds', 'contactDeals', 'contactInvestors'].entries()) {
       expect((await api.get(`/api/v1/${collection}/${links[i]?.id}`)).status, collection).toBe(404);
-      const left = await api.list(`/api/v1/${collection}`, { 'filter[contactId][eq]': contact.id });
+      const left = await api.list(`/api/v1/${collection}`, { 'filter[contactId][eq]': contact.id, count: 'exact' });
       expect(left.body.total, collection).toBe(0);
     }
   });

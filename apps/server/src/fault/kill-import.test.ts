@@ -78,9 +78,12 @@ describe(`kill -9 mid-import (${kind})`, () => {
 
     const second = await startServerProcess(data, { LOG_LEVEL: 'warn' });
     const token = await signInAsAdmin(second.url);
-    const list = await fetch(`${second.url}/api/v1/contacts?pageSize=1&filter[city][eq]=${encodeURIComponent(city)}`, {
-      headers: { authorization: `Bearer ${token}` },
-    });
+    const list = await fetch(
+      `${second.url}/api/v1/contacts?pageSize=1&count=exact&filter[city][eq]=${encodeURIComponent(city)}`,
+      {
+        headers: { authorization: `Bearer ${token}` },
+      },
+    );
     expect(list.status).toBe(200);
     expect(((await list.json()) as { total: number }).total).toBe(0);
 

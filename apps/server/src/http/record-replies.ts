@@ -11,8 +11,8 @@ export function listResponseSchema(entity: EntityDescription) {
     data: z.array(recordSchema(entity).partial()),
     page: z.number(),
     pageSize: z.number(),
-    total: z.number(),
-    totalExact: z.boolean(),
+    total: z.number().nullable(),
+    totalExact: z.boolean().nullable(),
     nextCursor: z.string().nullable(),
   });
 }

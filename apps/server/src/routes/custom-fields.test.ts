@@ -533,6 +533,7 @@ describe('lists by custom fields', () => {
     const answer = await admin.query('/api/v1/companies', {
       select: ['name', company.headcount],
       sort: `-${company.headcount}`,
+      count: 'exact',
       filter: { tags: { contains: TAG } },
       where: {
         or: [

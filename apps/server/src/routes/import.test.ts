@@ -85,7 +85,7 @@ describe('import', () => {
       '4.firmId': `More than one firm is named ${String(firm.name)}`,
       '5.firmId': 'No firm named No Such Firm',
     });
-    const ada = await server.fetch('/api/v1/contacts?filter[email][eq]=ada-import@example.com');
+    const ada = await server.fetch('/api/v1/contacts?count=exact&filter[email][eq]=ada-import@example.com');
     expect(((await ada.json()) as { total: number }).total).toBe(0);
   });
 

@@ -5,6 +5,7 @@ import { createSchema, recordSchema, updateSchema } from '@data-platform/shared/
 import { entityList, findEntity } from '@data-platform/shared/entities/registry';
 import {
   DEFAULT_PAGE_SIZE,
+  ESTIMATED_COUNT_THRESHOLD,
   type ListQuery,
   listBodySchema,
   listQueryStringSchema,
@@ -34,8 +35,11 @@ const filterHelp = `Filters: \`filter[field][op]=value\` with op one of eq, ne, 
 contains, startsWith, isNull, notNull (\`filter[field]=value\` means eq). \`select=a,b\` returns only those fields and id.
 \`join=relation(x,y)\` embeds a related record or list with only those fields. \`sort=field,-other\` sorts (id breaks ties).
 \`q\` searches the searchable fields. \`page\`/\`pageSize\` (default ${DEFAULT_PAGE_SIZE}, max ${MAX_PAGE_SIZE}) page by offset;
-\`cursor\` (the previous answer's \`nextCursor\`) pages by keyset at constant cost. \`total\` is exact up to 10,000 rows;
-above that it is the planner's estimate and \`totalExact\` is false.`;
+\`cursor\` (the previous answer's \`nextCursor\`) pages by keyset at constant cost.
+\`count\` asks for a total: \`exact\` counts the matching rows (in the same statement as the page), \`planned\` answers
+the planner's estimate without reading any row, \`estimated\` counts exactly when the planner expects at most
+${ESTIMATED_COUNT_THRESHOLD.toLocaleString('en')} rows and answers the estimate above. Without \`count\` nothing is counted and
+\`total\` is null. \`totalExact\` is true for a counted total, false for an estimate, null without a total.`;
 
 const errorResponses = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
 
@@ -216,11 +220,8 @@ column, lists are joined with "; ".`,
         const described = await currentDescription(database, entity);
         const body = customizable ? validateBody(createSchema(described), request.body) : request.body;
         const values = body as Record<string, unknown>;
-        const row = await database.db.transaction(async (tx) => {
-          const created = await createRecord(database, described, values, request.actor, {}, tx);
-          await audit(request, tx, 'recordCreated', (JSON.parse(created) as { id: number }).id);
-          return created;
-        });
+        // The row and its audit event in one statement (see createRecord).
+        const row = await createRecord(database, described, values, request.actor, {}, undefined, { ip: request.ip });
         return sendRecord(reply, row, 201);
       },
     });
@@ -248,21 +249,22 @@ column, lists are joined with "; ".`,
         const version = versionFromIfMatch(request.headers['if-match'], true) as number;
         const described = await currentDescription(database, entity);
         const body = customizable ? validateBody(updateSchema(described), request.body) : request.body;
-        await assertRowReadable(database, entity, request.params.id, request.actor);
         const values = body as Record<string, unknown>;
-        const row = await database.db.transaction(async (tx) => {
-          const updated = await updateRecord(
-            database,
-            described,
-            request.params.id,
-            version,
-            values,
-            request.actor,
-            tx,
-          );
-          await audit(request, tx, 'recordUpdated', request.params.id, Object.keys(values));
-          return updated;
-        });
+        // One statement: the update where the row has this version and is readable by the actor
+        // (404 when not), its audit event, and why nothing was written when nothing was.
+        const row = await updateRecord(
+          database,
+          described,
+          request.params.id,
+          version,
+          values,
+          request.actor,
+          undefined,
+          {
+            origin: { ip: request.ip },
+            scope: readableScope(entity, request.actor),
+          },
+        );
         return sendRecord(reply, row);
       },
     });

@@ -300,13 +300,13 @@ describe('a role without investors:read', () => {
 
   it('does not see notes or files attached to investors, in lists, searches or by id', async () => {
     const { api } = user;
-    const notes = await api.list('/api/v1/notes', { pageSize: 1000 });
+    const notes = await api.list('/api/v1/notes', { pageSize: 1000, count: 'exact' });
     expect(notes.status).toBe(200);
     const noteIds = notes.body.data.map((n) => n.id);
     expect(noteIds).toContain(dealNote.id);
     expect(noteIds).not.toContain(investorNote.id);
     expect(notes.body.total).toBe(notes.body.data.length);
-    expect((await api.list('/api/v1/notes', { q: secret })).body).toMatchObject({ data: [], total: 0 });
+    expect((await api.list('/api/v1/notes', { q: secret, count: 'exact' })).body).toMatchObject({ data: [], total: 0 });
     expect((await api.list('/api/v1/notes', { 'filter[entity]': 'investors' })).body.data).toEqual([]);
     expect(
       (await api.query('/api/v1/notes', { where: { field: 'recordId', op: 'eq', value: investor.id } })).body.data,

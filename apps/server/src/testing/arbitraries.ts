@@ -144,8 +144,8 @@ const listResponseShape = z.object({
   data: z.array(z.object({ id: z.number() }).loose()),
   page: z.number(),
   pageSize: z.number(),
-  total: z.number(),
-  totalExact: z.boolean(),
+  total: z.number().nullable(),
+  totalExact: z.boolean().nullable(),
   nextCursor: z.string().nullable(),
 });
 const errorShape = z.strictObject({

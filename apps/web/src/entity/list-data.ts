@@ -9,6 +9,7 @@ const noRows: Row[] = [];
 export interface ListData {
   /** Every row loaded so far, page after page. */
   rows: Row[];
+  /** The total the first page answered (the list asks for one there only); null when none was asked. */
   total: number | null;
   totalExact: boolean;
   /** True while a page is read (the first, the next, or all of them again after a write). */
@@ -37,11 +38,11 @@ export function useListData(resource: string, params: readonly [string, string][
   }, [hasNextPage, isFetching, fetchNextPage]);
   const retry = useCallback(() => void refetch(), [refetch]);
   const rows = useMemo(() => (data ? data.pages.flatMap((page) => page.data) : noRows), [data]);
-  const last = data?.pages.at(-1);
+  const first = data?.pages[0];
   return {
     rows,
-    total: last?.total ?? null,
-    totalExact: last?.totalExact ?? true,
+    total: first?.total ?? null,
+    totalExact: first?.totalExact ?? true,
     loading: isFetching,
     hasMore: hasNextPage,
     loaded: data !== undefined && !isFetching,

@@ -24,6 +24,12 @@ import { RowActionButton, RowActionLink, RowActions } from './row-action.tsx';
 import { useListView } from './use-list-view.ts';
 
 const PAGE_SIZE = 100;
+/**
+ * The total the toolbar shows: "N records" counted while the planner expects
+ * few, "about N records" from its estimate above, never a count of a big list.
+ * Asked on the first page only: pages by cursor carry no count.
+ */
+const COUNT: [string, string] = ['count', 'estimated'];
 const noSelection: RowSelectionState = {};
 const noRows: BulkRow[] = [];
 
@@ -66,7 +72,7 @@ function LoadedListPage({ resource, rootPath, createLabel, toolbar, header, rowA
 
   const columns = useMemo(() => columnsOf(entity, view.shows), [entity, view.shows]);
   const built = useMemo(
-    () => listParams(columns, knownFieldsView(view, allFields(entity)), PAGE_SIZE),
+    (): [string, string][] => [...listParams(columns, knownFieldsView(view, allFields(entity)), PAGE_SIZE), COUNT],
     [columns, view, entity],
   );
   // The same parameters rebuilt are the same request: keyed by their text.
@@ -85,7 +91,7 @@ function LoadedListPage({ resource, rootPath, createLabel, toolbar, header, rowA
   const exportParams = useMemo(
     (): [string, string][] => [
       ['select', columns.map((column) => column.name).join(',')],
-      ...query.filter(([key]) => key !== 'select' && key !== 'join' && key !== 'pageSize'),
+      ...query.filter(([key]) => key !== 'select' && key !== 'join' && key !== 'pageSize' && key !== 'count'),
     ],
     [columns, query],
   );

@@ -296,3 +296,27 @@ describe('parseGetQuery', () => {
     expect(queryErrorOf(() => parseGetQuery(companies, { select: 'nope' }))).toEqual({ select: 'Unknown field nope' });
   });
 });
+
+describe('count', () => {
+  it('asks for no total unless told, and reads each kind from the query string and the body', () => {
+    expect(parseListQueryString(companies, {}).count).toBeUndefined();
+    expect(parseListBody(companies, {}).count).toBeUndefined();
+    for (const count of ['exact', 'planned', 'estimated'] as const) {
+      expect(parseListQueryString(companies, { count }).count).toBe(count);
+      expect(parseListBody(companies, { count }).count).toBe(count);
+    }
+  });
+
+  it('refuses any other kind, naming the parameter beside the others that are wrong', () => {
+    const expected = 'Expected one of exact, planned, estimated';
+    expect(queryErrorOf(() => parseListQueryString(companies, { count: 'all' }))).toEqual({ count: expected });
+    expect(queryErrorOf(() => parseListQueryString(companies, { count: ['exact', 'planned'] }))).toEqual({
+      count: expected,
+    });
+    expect(queryErrorOf(() => parseListBody(companies, { count: true, pageSize: 0 }))).toEqual({
+      count: expected,
+      pageSize: expect.any(String),
+    });
+    expect(queryErrorOf(() => parseListBody(companies, { count: 'Exact' }))).toEqual({ count: expected });
+  });
+});

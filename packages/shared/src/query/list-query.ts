@@ -11,6 +11,20 @@ export const MAX_Q_LENGTH = 200;
 export const MAX_FILTER_DEPTH = 4;
 export const MAX_CONDITIONS = 50;
 
+/**
+ * How a list's total is obtained, when the caller asks for one (`count=`);
+ * without it a list answers `total: null` and counts nothing:
+ * - `exact`: counted, in the same statement as the page;
+ * - `planned`: the planner's estimate, never a scan;
+ * - `estimated`: exact when the planner expects at most `ESTIMATED_COUNT_THRESHOLD`
+ *   rows, the estimate above; decided before anything is counted.
+ */
+export const countModes = ['exact', 'planned', 'estimated'] as const;
+export type CountMode = (typeof countModes)[number];
+/** `count=estimated` counts exactly when the planner expects at most this many rows. */
+export const ESTIMATED_COUNT_THRESHOLD = 10_000;
+const countSchema = z.enum(countModes, { error: `Expected one of ${countModes.join(', ')}` });
+
 export interface Condition {
   field: string;
   op: FilterOp;
@@ -47,6 +61,8 @@ export interface ListQuery {
   pageSize: number;
   q?: string;
   cursor?: string;
+  /** The total asked for; none when absent. */
+  count?: CountMode;
 }
 
 export type FieldErrors = Record<string, string>;
@@ -294,6 +310,7 @@ export const listBodySchema = z.strictObject({
   pageSize: z.number().int().min(1).max(MAX_PAGE_SIZE).optional(),
   q: z.string().max(MAX_Q_LENGTH).optional(),
   cursor: z.string().max(4000).optional(),
+  count: countSchema.optional(),
 });
 export type ListBody = z.infer<typeof listBodySchema>;
 
@@ -306,6 +323,7 @@ export const listQueryStringSchema = z.looseObject({
   pageSize: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).optional(),
   q: z.string().max(MAX_Q_LENGTH).optional(),
   cursor: z.string().max(4000).optional(),
+  count: countSchema.optional(),
 });
 
 function parseNode(
@@ -333,6 +351,7 @@ interface CommonParams {
   pageSize?: number;
   q?: string;
   cursor?: string;
+  count?: CountMode;
 }
 
 function buildQuery(entity: EntityDescription, p: CommonParams, conditions: FilterNode[], errors: FieldErrors) {
@@ -345,6 +364,7 @@ function buildQuery(entity: EntityDescription, p: CommonParams, conditions: Filt
     pageSize: p.pageSize ?? DEFAULT_PAGE_SIZE,
     q: p.q?.trim() ? p.q.trim() : undefined,
     cursor: p.cursor || undefined,
+    count: p.count,
   };
   if (conditions.length > MAX_CONDITIONS) errors.filter = `At most ${MAX_CONDITIONS} conditions`;
   if (conditions.length === 1) query.where = conditions[0];
@@ -368,7 +388,7 @@ export function parseListQueryString(entity: EntityDescription, raw: Record<stri
   if (!parsed.success) throw new QueryError(zodErrors(parsed.error));
   const errors: FieldErrors = {};
   const conditions: FilterNode[] = [];
-  const known = new Set(['select', 'join', 'sort', 'page', 'pageSize', 'q', 'cursor']);
+  const known = new Set(['select', 'join', 'sort', 'page', 'pageSize', 'q', 'cursor', 'count']);
   for (const [key, value] of Object.entries(raw)) {
     if (known.has(key)) continue;
     const m = /^filter\[([^[\]]+)\](?:\[([^[\]]+)\])?$/.exec(key);
@@ -430,12 +450,16 @@ export function parseGetQuery(entity: EntityDescription, raw: unknown): Pick<Lis
   return result;
 }
 
-/** The list answer. `totalExact` is false when `total` is the planner's estimate above the exact-count cap. */
+/**
+ * The list answer. `total` is null unless a count was asked for (`count=`);
+ * `totalExact` says whether it was counted (true) or is the planner's
+ * estimate (false), and is null with no total.
+ */
 export interface ListResponse<Row = Record<string, unknown>> {
   data: Row[];
   page: number;
   pageSize: number;
-  total: number;
-  totalExact: boolean;
+  total: number | null;
+  totalExact: boolean | null;
   nextCursor: string | null;
 }

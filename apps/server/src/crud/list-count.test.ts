@@ -1,0 +1,128 @@
+import type { EntityDescription } from '@data-platform/shared/entities/entity';
+import { entities } from '@data-platform/shared/entities/registry';
+import { ESTIMATED_COUNT_THRESHOLD } from '@data-platform/shared/query/list-query';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ApiClient, adminClient, errorOf } from '../testing/factories.ts';
+import { startTestServer, type TestServer } from '../testing/test-server.ts';
+import { plannedRows } from './list-count.ts';
+
+/**
+ * Totals as the caller asks for them (`count=exact|planned|estimated`, none
+ * when absent), on a table filled with 13,000 investors: 12,000 named `Many
+ * nnnnn`, 1,000 named `Few nnnnn`, either side of the 10,000 threshold.
+ */
+
+const MANY = 12_000;
+const FEW = 1_000;
+let server: TestServer;
+let api: ApiClient;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  api = adminClient(server);
+  // The statistics stay as ANALYZE left them: no autovacuum redoes them halfway through a test.
+  await server.database.rows(sql`alter table investors set (autovacuum_enabled = false)`);
+  // One statement rather than 13,000 requests: these tests are about counting, not creating.
+  await server.database.rows(
+    sql`insert into investors (name)
+      select 'Many ' || lpad(g::text, 5, '0') from generate_series(1, ${MANY}) g
+      union all select 'Few ' || lpad(g::text, 5, '0') from generate_series(1, ${FEW}) g`,
+  );
+  await server.database.rows(sql`analyze investors`);
+});
+
+afterAll(async () => server?.close());
+
+const investors = entities.investors as EntityDescription;
+const many = { 'filter[name][startsWith]': 'Many' };
+const few = { 'filter[name][startsWith]': 'Few' };
+const planned = (query: Record<string, string>) =>
+  plannedRows(server.database, investors, {
+    where: query['filter[name][startsWith]']
+      ? { field: 'name', op: 'startsWith', value: query['filter[name][startsWith]'] }
+      : undefined,
+  });
+
+async function list(query: Record<string, string | number>) {
+  const answer = await api.list('/api/v1/investors', { select: 'name', pageSize: 2, ...query });
+  expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+  return answer.body;
+}
+
+describe('no count unless asked', () => {
+  it('answers total null on lists and queries without count', async () => {
+    expect(await list(many)).toMatchObject({ total: null, totalExact: null });
+    const queried = await api.query('/api/v1/investors', { filter: { name: { startsWith: 'Many' } }, pageSize: 2 });
+    expect(queried.body).toMatchObject({ total: null, totalExact: null });
+    expect(queried.body.data).toHaveLength(2);
+  });
+
+  it('refuses a count it does not know with 400 naming count', async () => {
+    const listed = await api.list('/api/v1/investors', { count: 'all' });
+    expect(listed.status).toBe(400);
+    expect(errorOf(listed).fields).toEqual({ count: 'Expected one of exact, planned, estimated' });
+    const queried = await api.query('/api/v1/investors', { count: 1 });
+    expect(queried.status).toBe(400);
+    expect(errorOf(queried).fields).toEqual({ count: 'Expected one of exact, planned, estimated' });
+  });
+});
+
+describe('count=exact', () => {
+  it('counts the matching rows, on lists and queries, on a page past the end and on pages by cursor', async () => {
+    expect(await list({ ...many, count: 'exact' })).toMatchObject({ total: MANY, totalExact: true });
+    expect(await list({ count: 'exact' })).toMatchObject({ total: MANY + FEW, totalExact: true });
+    const queried = await api.query('/api/v1/investors', { filter: { name: { startsWith: 'Few' } }, count: 'exact' });
+    expect(queried.body).toMatchObject({ total: FEW, totalExact: true });
+    const past = await list({ ...few, count: 'exact', page: 1000 });
+    expect(past).toMatchObject({ data: [], total: FEW, totalExact: true, nextCursor: null });
+    const first = await list(few);
+    const next = await list({ ...few, count: 'exact', cursor: first.nextCursor as string });
+    expect(next).toMatchObject({ total: FEW, totalExact: true });
+    expect(next.data.map((row) => row.name)).toEqual(['Few 00003', 'Few 00004']);
+  });
+});
+
+describe('count=planned', () => {
+  it("answers the planner's estimate, filtered or not, saying it is one", async () => {
+    expect(await list({ ...many, count: 'planned' })).toMatchObject({ total: await planned(many), totalExact: false });
+    expect(await list({ count: 'planned' })).toMatchObject({ total: await planned({}), totalExact: false });
+    const queried = await api.query('/api/v1/investors', { filter: { name: { startsWith: 'Few' } }, count: 'planned' });
+    expect(queried.body).toMatchObject({ total: await planned(few), totalExact: false });
+  });
+});
+
+describe('count=estimated', () => {
+  it('counts exactly where the planner expects at most the threshold', async () => {
+    expect(await planned(few)).toBeLessThanOrEqual(ESTIMATED_COUNT_THRESHOLD);
+    expect(await list({ ...few, count: 'estimated' })).toMatchObject({ total: FEW, totalExact: true });
+    const queried = await api.query('/api/v1/investors', {
+      filter: { name: { startsWith: 'Few' } },
+      count: 'estimated',
+    });
+    expect(queried.body).toMatchObject({ total: FEW, totalExact: true });
+    // An empty table, as a whole: counted.
+    expect((await api.list('/api/v1/funds', { count: 'estimated' })).body).toMatchObject({
+      total: 0,
+      totalExact: true,
+    });
+  });
+
+  it('answers the estimate above the threshold, never a count it made', async () => {
+    const estimate = await planned(many);
+    expect(estimate).toBeGreaterThan(ESTIMATED_COUNT_THRESHOLD);
+    expect(await list({ ...many, count: 'estimated' })).toMatchObject({ total: estimate, totalExact: false });
+    expect(await list({ count: 'estimated' })).toMatchObject({ total: await planned({}), totalExact: false });
+  });
+
+  it('decides from the estimate before counting: a list that shrank unseen by the planner is still estimated', async () => {
+    // 2,000 rows go, and the statistics do not hear of it: 10,000 remain, at the threshold, but the planner expects more.
+    await server.database.rows(
+      sql`delete from investors where name > ${`Many ${String(MANY - 2_000).padStart(5, '0')}`}`,
+    );
+    expect(await list({ ...many, count: 'exact' })).toMatchObject({ total: MANY - 2_000, totalExact: true });
+    const estimate = await planned(many);
+    expect(estimate).toBeGreaterThan(ESTIMATED_COUNT_THRESHOLD);
+    expect(await list({ ...many, count: 'estimated' })).toMatchObject({ total: estimate, totalExact: false });
+  });
+});
