@@ -33,6 +33,9 @@ export const customFieldsApi = createApi({
   reducerPath: 'customFields',
   baseQuery,
   tagTypes: ['List'],
+  // A read again asked while a read of the area is under way waits for it, then goes: a write during a
+  // list's read is never lost (RTK Query's default, named because resource-slices.test.ts relies on it).
+  invalidationBehavior: 'delayed',
   endpoints: (build) => ({
     customFieldDefinitions: build.query<CustomFieldDefinition[], void>({
       query: () => ({

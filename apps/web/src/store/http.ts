@@ -7,6 +7,8 @@ export interface ApiFailure {
   fields?: Record<string, string>;
   /** True when the request carried a token: a 401 then means the session has ended. */
   authenticated: boolean;
+  /** The server's Retry-After, in seconds, when it said it is briefly unavailable (503). */
+  retryAfterSeconds?: number;
 }
 
 export class ApiError extends Error {
@@ -88,12 +90,14 @@ async function send(
     const text = await response.text();
     const parsed: unknown = text && response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : null;
     const error = (parsed as { error?: { code?: string; message?: string; fields?: Record<string, string> } })?.error;
+    const retryAfter = response.headers.get('retry-after');
     throw new ApiError({
       status: response.status,
       code: error?.code ?? 'http_error',
       message: error?.message ?? (response.statusText || `HTTP ${response.status}`),
       fields: error?.fields,
       authenticated: Boolean(token),
+      ...(retryAfter !== null && /^\d+$/.test(retryAfter) ? { retryAfterSeconds: Number(retryAfter) } : {}),
     });
   }
   return response;

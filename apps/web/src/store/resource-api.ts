@@ -116,6 +116,9 @@ export function createResourceApi(resource: string) {
     reducerPath: resource,
     baseQuery,
     tagTypes: ['List', 'Record'],
+    // A read again asked while a read of the area is under way waits for it, then goes: a write during a
+    // list's read is never lost (RTK Query's default, named because resource-slices.test.ts relies on it).
+    invalidationBehavior: 'delayed',
     endpoints: (build) => ({
       /** The generic get-all: pages of `GET /{resource}` by cursor (Load More...). */
       list: build.infiniteQuery<ListResponse<Row>, ListArgs, string | null>({

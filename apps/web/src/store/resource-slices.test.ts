@@ -167,6 +167,133 @@ describe('what a write reads again', () => {
   });
 });
 
+/**
+ * A deal's investors panel (the rows under `deals/7/investors`, in the deals
+ * area) while a link is written through the dealInvestors area: the server
+ * answers each read of the panel with what it held when the read arrived,
+ * and the test decides when each answer lands.
+ */
+describe('a link written while its relation list is being read', () => {
+  const panel = { params: [['select', 'name'] as [string, string]], under: '7/investors' };
+  let linked: boolean;
+  let heldReads: (() => void)[];
+
+  beforeEach(() => {
+    localStorage.clear();
+    localStorage.setItem(TOKEN_STORAGE_KEY, 'kept');
+    linked = false;
+    heldReads = [];
+    answer((method) => {
+      if (method === 'POST') {
+        linked = true;
+        return json({ id: 1, dealId: 7, investorId: 3, version: 1 });
+      }
+      return json(page([], null));
+    });
+    const recorded = vi.mocked(fetch).getMockImplementation();
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string, init: RequestInit) => {
+        if (!url.startsWith('/api/v1/deals/7/investors')) return recorded?.(url, init);
+        calls.push({ method: 'GET', url, ifMatch: null });
+        const rows = linked ? [3] : [];
+        return new Promise<Response>((resolve) => heldReads.push(() => resolve(json(page(rows, null)))));
+      }),
+    );
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
+  /** Lets every held read answer, and those they cause, until none is left. */
+  async function answerAll() {
+    for (let read = heldReads.shift(); read; read = heldReads.shift()) {
+      read();
+      await settle();
+      await settle();
+    }
+  }
+  const shownIds = (state: unknown) =>
+    deals.endpoints.list
+      .select(panel)(state as never)
+      .data?.pages.flatMap((one) => one.data.map((row) => row.id));
+  const link = () => resourceApi('dealInvestors').endpoints.create.initiate({ dealId: 7, investorId: 3 });
+
+  it('shows it when the panel’s first read was under way at the write (its answer came before the link)', async () => {
+    const { store } = await signedInStore();
+    const shown = store.dispatch(deals.endpoints.list.initiate(panel));
+    await settle();
+    expect(heldReads).toHaveLength(1);
+    await store.dispatch(link());
+    await settle();
+    await answerAll();
+    expect(shownIds(store.getState())).toEqual([3]);
+    shown.unsubscribe();
+  });
+
+  it('shows it when a read again of the panel was under way at the write', async () => {
+    const { store } = await signedInStore();
+    const shown = store.dispatch(deals.endpoints.list.initiate(panel));
+    await settle();
+    await answerAll();
+    // Another write read the panel again; its answer is still on the way when the link is written.
+    store.dispatch(recordsWritten({ resource: 'dealCompanies' }));
+    await settle();
+    expect(heldReads).toHaveLength(1);
+    await store.dispatch(link());
+    await settle();
+    await answerAll();
+    expect(shownIds(store.getState())).toEqual([3]);
+    shown.unsubscribe();
+  });
+});
+
+describe('a read the server refuses for a moment (503 with Retry-After)', () => {
+  beforeEach(() => {
+    localStorage.clear();
+    localStorage.setItem(TOKEN_STORAGE_KEY, 'kept');
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
+  const unavailable = () =>
+    new Response(JSON.stringify({ error: { code: 'database_unavailable', message: 'Try again' } }), {
+      status: 503,
+      headers: { 'content-type': 'application/json', 'retry-after': '0' },
+    });
+
+  it('is asked again after the wait the server names, and shows its answer', async () => {
+    let refused = 0;
+    answer((_method, url) => {
+      if (url.startsWith('/api/v1/deals') && refused < 2) {
+        refused += 1;
+        return unavailable();
+      }
+      return json(page([1, 2], null));
+    });
+    const { store } = await signedInStore();
+    const result = await store.dispatch(deals.endpoints.list.initiate(dealsList));
+    expect(result.data?.pages[0]?.data.map((row) => row.id)).toEqual([1, 2]);
+    expect(calls.filter((call) => call.url.startsWith('/api/v1/deals')).map((call) => call.method)).toEqual([
+      'GET',
+      'GET',
+      'GET',
+    ]);
+  });
+
+  it('fails after two more tries, and a write is never sent twice', async () => {
+    answer((_method, url) => (url.startsWith('/api/v1/countries') ? json(page([], null)) : unavailable()));
+    const { store } = await signedInStore();
+    const read = await store.dispatch(deals.endpoints.list.initiate(dealsList));
+    expect(read.error).toMatchObject({ status: 503, code: 'database_unavailable', retryAfterSeconds: 0 });
+    const write = await store.dispatch(deals.endpoints.create.initiate({ name: 'Falcon' }));
+    expect(write.error).toMatchObject({ status: 503, code: 'database_unavailable' });
+    expect(calls.filter((call) => call.url.startsWith('/api/v1/deals')).map((call) => call.method)).toEqual([
+      'GET',
+      'GET',
+      'GET',
+      'POST',
+    ]);
+  });
+});
+
 describe('a write to roles', () => {
   afterEach(() => vi.unstubAllGlobals());
 
