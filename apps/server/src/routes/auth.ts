@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { recordAudit } from '../auth/audit.ts';
 import { verifyNothing, verifyPassword } from '../auth/passwords.ts';
 import { createSession, revokeSession, revokeUserSessions } from '../auth/sessions.ts';
-import { SlidingWindowLimiter } from '../auth/throttle.ts';
+import { clear, type Limiter, record, retryAfter, take } from '../auth/throttle.ts';
 import { consumeUserToken, issueUserToken } from '../auth/user-tokens.ts';
 import { requestAccess } from '../domain/access-requests.ts';
 import { assertAcceptablePassword, currentUser, setPassword } from '../domain/accounts.ts';
@@ -36,18 +36,21 @@ export function registerAuthRoutes(app: FastifyInstance, context: CommandContext
   //   Only this ceiling can hold the owner up too, and reaching it takes ten
   //   addresses at their own limit.
   // A success clears only the (account, address) count: the other counts are others' guesses.
-  const failuresByAccountAndAddress = new SlidingWindowLimiter(5, 15 * 60_000);
-  const failuresByAddress = new SlidingWindowLimiter(30, 15 * 60_000);
-  const failuresByAccount = new SlidingWindowLimiter(50, 15 * 60_000);
-  const changeFailuresByUser = new SlidingWindowLimiter(5, 15 * 60_000);
-  const mailsByAddress = new SlidingWindowLimiter(10, 60 * 60_000);
-  const mailsByAccount = new SlidingWindowLimiter(3, 60 * 60_000);
+  // The counts are in the database (auth/throttle.ts): every server process over it enforces one limit.
+  const failuresByAccountAndAddress: Limiter = { name: 'signInByAccountAndAddress', limit: 5, windowMs: 15 * 60_000 };
+  const failuresByAddress: Limiter = { name: 'signInByAddress', limit: 30, windowMs: 15 * 60_000 };
+  const failuresByAccount: Limiter = { name: 'signInByAccount', limit: 50, windowMs: 15 * 60_000 };
+  const changeFailuresByUser: Limiter = { name: 'passwordChangeByUser', limit: 5, windowMs: 15 * 60_000 };
+  const mailsByAddress: Limiter = { name: 'mailsByAddress', limit: 10, windowMs: 60 * 60_000 };
+  const mailsByAccount: Limiter = { name: 'mailsByAccount', limit: 3, windowMs: 60 * 60_000 };
 
-  const throttleMail = (request: FastifyRequest, email: string) => {
-    const wait = Math.max(mailsByAddress.retryAfter(request.ip), mailsByAccount.retryAfter(email));
+  /** Counts a mail asked for, in one statement, unless one of its limits is reached (then 429). */
+  const throttleMail = async (request: FastifyRequest, email: string) => {
+    const wait = await take(database, [
+      [mailsByAddress, request.ip],
+      [mailsByAccount, email],
+    ]);
     if (wait > 0) throw tooMany(wait);
-    mailsByAddress.record(request.ip);
-    mailsByAccount.record(email);
   };
 
   const mailResetLink = async (email: string, ip: string) => {
@@ -92,11 +95,12 @@ export function registerAuthRoutes(app: FastifyInstance, context: CommandContext
     handler: async (request) => {
       const { email, password } = request.body;
       const pair = `${email}\n${request.ip}`;
-      const wait = Math.max(
-        failuresByAccountAndAddress.retryAfter(pair),
-        failuresByAddress.retryAfter(request.ip),
-        failuresByAccount.retryAfter(email),
-      );
+      const failures = [
+        [failuresByAccountAndAddress, pair],
+        [failuresByAddress, request.ip],
+        [failuresByAccount, email],
+      ] as const;
+      const wait = await retryAfter(database, failures);
       if (wait > 0) throw tooMany(wait);
       const [found] = await database.rows<{ id: number; status: string; password_hash: string }>(
         sql`select u.id, u.status, c.password_hash from users u join user_credentials c on c.user_id = u.id
@@ -104,9 +108,7 @@ export function registerAuthRoutes(app: FastifyInstance, context: CommandContext
       );
       const valid = found ? await verifyPassword(found.password_hash, password) : await verifyNothing(password);
       if (!found || !valid || found.status === 'deleted') {
-        failuresByAccountAndAddress.record(pair);
-        failuresByAddress.record(request.ip);
-        failuresByAccount.record(email);
+        await record(database, failures);
         await recordAudit(database, {
           type: 'signInFailed',
           actorId: null,
@@ -126,7 +128,7 @@ export function registerAuthRoutes(app: FastifyInstance, context: CommandContext
       if (found.status === 'disabled') {
         throw refused('Your account is disabled; ask an administrator', undefined, 'account_disabled');
       }
-      failuresByAccountAndAddress.clear(pair);
+      await clear(database, [failuresByAccountAndAddress, pair]);
       const userId = Number(found.id);
       const accessToken = await createSession(database, config, userId, sessionInfo(request));
       await recordAudit(database, { type: 'signIn', actorId: userId, ip: request.ip, targetUserId: userId });
@@ -172,7 +174,7 @@ export function registerAuthRoutes(app: FastifyInstance, context: CommandContext
       const { email, password } = request.body;
       // A password the policy refuses is told before the request counts against the mail limits.
       assertAcceptablePassword(password, email);
-      throttleMail(request, email);
+      await throttleMail(request, email);
       await requestAccess(context, requesterOf(request), request.body);
       return reply.code(202).send({ message: 'Thank you. An administrator will review your request.' });
     },
@@ -189,7 +191,7 @@ export function registerAuthRoutes(app: FastifyInstance, context: CommandContext
     },
     handler: async (request, reply) => {
       const { email } = request.body;
-      throttleMail(request, email);
+      await throttleMail(request, email);
       // Not awaited: neither the time the lookup and the mail take nor a failed
       // delivery may tell whether an account uses this email.
       mailResetLink(email, request.ip).catch((err) => request.log.error({ err }, 'password reset mail not sent'));
@@ -251,14 +253,14 @@ export function registerAuthRoutes(app: FastifyInstance, context: CommandContext
     handler: async (request) => {
       const { currentPassword, password } = request.body;
       const userId = request.actor.userId as number;
-      const wait = changeFailuresByUser.retryAfter(String(userId));
+      const wait = await retryAfter(database, [[changeFailuresByUser, String(userId)]]);
       if (wait > 0) throw tooMany(wait);
       const [credentials] = await database.rows<{ password_hash: string; email: string }>(
         sql`select c.password_hash, u.email from user_credentials c join users u on u.id = c.user_id
           where c.user_id = ${userId}`,
       );
       if (!credentials || !(await verifyPassword(credentials.password_hash, currentPassword))) {
-        changeFailuresByUser.record(String(userId));
+        await record(database, [[changeFailuresByUser, String(userId)]]);
         throw invalid({ currentPassword: 'This is not your current password' });
       }
       assertAcceptablePassword(password, credentials.email);
