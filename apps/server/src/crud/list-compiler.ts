@@ -1,10 +1,20 @@
 import { allFields, type EntityDescription, referenceRelationName } from '@data-platform/shared/entities/entity';
 import { findEntity } from '@data-platform/shared/entities/registry';
-import { arrayTypes, textTypes } from '@data-platform/shared/fields/field-types';
+import { arrayTypes } from '@data-platform/shared/fields/field-types';
 import type { Condition, FilterNode, JoinSpec, ListQuery, SortKey } from '@data-platform/shared/query/list-query';
 import { type SQL, sql } from 'drizzle-orm';
 import { columnName } from '../db/columns.ts';
-import { column, fieldOf, pgArrayLiteral, rowJson, sqlArrayType, valueExpr } from './sql-fragments.ts';
+import {
+  column,
+  fieldOf,
+  pgArrayLiteral,
+  rowJson,
+  SEARCH_SEPARATOR,
+  searchDocument,
+  searchFields,
+  sqlArrayType,
+  valueExpr,
+} from './sql-fragments.ts';
 
 export const ROOT = 't';
 
@@ -66,20 +76,22 @@ function nodeSql(entity: EntityDescription, node: FilterNode): SQL {
   return conditionSql(entity, node);
 }
 
-function searchableFields(entity: EntityDescription): string[] {
-  return Object.entries(entity.fields)
-    .filter(([, f]) => f.searchable && textTypes.has(f.type))
-    .map(([name]) => name);
-}
-
+/**
+ * `q` as one match against the searched text of every row (searchDocument),
+ * which one trigram index answers. A `q` holding the separator is matched
+ * field by field, so that it never matches across two fields.
+ */
 function searchSql(entity: EntityDescription, q: string): SQL {
   const pattern = `%${escapeLike(q)}%`;
-  const fields = searchableFields(entity);
+  const fields = searchFields(entity);
   if (fields.length === 0) return sql`false`;
-  return sql.join(
-    fields.map((f) => sql`${valueExpr(ROOT, f)} ilike ${pattern}`),
-    sql` or `,
-  );
+  if (q.includes(SEARCH_SEPARATOR)) {
+    return sql.join(
+      fields.map((f) => sql`${valueExpr(ROOT, f)} ilike ${pattern}`),
+      sql` or `,
+    );
+  }
+  return sql`(${searchDocument(entity, (f) => valueExpr(ROOT, f))}) ilike ${pattern}`;
 }
 
 /** 0 for an exact match of the display field, 1 for a prefix match, 2 for any other match. */
@@ -110,7 +122,7 @@ interface OrderKey {
 
 function orderKeys(entity: EntityDescription, query: ListQuery): OrderKey[] {
   const keys: OrderKey[] = [];
-  if (query.q && !query.sortGiven && searchableFields(entity).includes(entity.display)) {
+  if (query.q && !query.sortGiven && searchFields(entity).includes(entity.display)) {
     keys.push({ expr: rankExpr(entity, query.q), dir: 'asc', nullable: false });
   }
   for (const key of query.sort) {
@@ -264,17 +276,28 @@ export function listSql(entity: EntityDescription, query: ListQuery, cursorValue
     keys.map((k) => sql`${k.expr} ${k.dir === 'desc' ? sql`desc` : sql`asc`}`),
     sql`, `,
   );
+  const table = sql`${sql.identifier(entity.table)} ${sql.identifier(ROOT)}`;
   // The page is chosen among bare rows first; the JSON is then built for its rows only. Built in the
   // same SELECT, it would be computed for every match that a sort (q ranking, an order no index
   // gives) has to see: 350 ms instead of 20 ms for a search matching 7,000 of 1,000,000 companies.
+  const page = (columns: SQL) => sql`select ${columns} from ${table}
+      where ${sql.join(conditions, sql` and `)}
+      order by ${order}
+      limit ${query.pageSize + 1} offset ${offset}`;
+  // Past an offset, the page is chosen by id alone and its rows read after: the skipping then walks
+  // the order's index without visiting the table (an index-only scan), where a plain OFFSET reads
+  // every row it skips. Page 1000 of companies by name: 20 ms instead of 600 ms. An array of ids
+  // rather than a join: planning a join on id probes the ends of the primary key, slow while
+  // they hold many dead rows (after a bulk insert rolled back).
+  const rows =
+    offset > 0
+      ? sql`${table} where ${column(ROOT, 'id')} = any(array(${page(column(ROOT, 'id'))}))`
+      : sql`(${page(sql`${sql.identifier(ROOT)}.*`)}) ${sql.identifier(ROOT)}`;
   return sql`select ${selectionSql(entity, query, scope?.extra)}::text as row, jsonb_build_array(${sql.join(
     keys.map((k) => k.expr),
     sql`, `,
   )}) as cursor
-    from (select ${sql.identifier(ROOT)}.* from ${sql.identifier(entity.table)} ${sql.identifier(ROOT)}
-      where ${sql.join(conditions, sql` and `)}
-      order by ${order}
-      limit ${query.pageSize + 1} offset ${offset}) ${sql.identifier(ROOT)}
+    from ${rows}
     order by ${order}`;
 }
 

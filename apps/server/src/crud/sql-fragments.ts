@@ -4,6 +4,7 @@ import {
   type FieldType,
   fieldTypeModule,
   type PgType,
+  textTypes,
 } from '@data-platform/shared/fields/field-types';
 import { type SQL, sql } from 'drizzle-orm';
 import { CUSTOM_COLUMN, columnName, currencyColumnName } from '../db/columns.ts';
@@ -142,4 +143,39 @@ export function writeColumns(name: string, field: FieldDescription, value: unkno
   }
   if (value === null || value === undefined) return [[columnName(name), sql`null`]];
   return [[columnName(name), sql`${typeof value === 'number' || typeof value === 'boolean' ? String(value) : value}`]];
+}
+
+/**
+ * The built-in text fields `q` searches, in description order. Custom fields
+ * are not searched: their values live in one jsonb column, which a trigram
+ * index over the searched fields could not cover.
+ */
+export function searchFields(entity: EntityDescription): string[] {
+  return Object.entries(entity.fields)
+    .filter(([, field]) => field.searchable && !field.custom && textTypes.has(field.type))
+    .map(([name]) => name);
+}
+
+/**
+ * Between two fields of the searched text: a character that text typed into
+ * a search box never holds, so that a match never spans two fields (a `q`
+ * holding it is searched field by field instead).
+ */
+export const SEARCH_SEPARATOR = '\u001f';
+
+/**
+ * The text `q` is matched against: all searched fields in one expression, so
+ * that one trigram index (built over this very expression, see db/schema.ts)
+ * finds the matches of all of them in one scan. One field is its column;
+ * several are joined with `||`, which unlike `concat_ws` is immutable, as an
+ * index expression must be. The planner uses the index only when the list
+ * writes the expression exactly so: both sides come from here.
+ */
+export function searchDocument(entity: EntityDescription, columnOf: (field: string) => SQL): SQL {
+  const fields = searchFields(entity);
+  if (fields.length === 1) return columnOf(fields[0] as string);
+  return sql.join(
+    fields.map((field) => sql`coalesce(${columnOf(field)}, '')`),
+    sql.raw(` || chr(${SEARCH_SEPARATOR.charCodeAt(0)}) || `),
+  );
 }

@@ -1,7 +1,7 @@
 import { isCustomizable } from '@data-platform/shared/entities/custom-fields';
 import { allFields, type EntityDescription } from '@data-platform/shared/entities/entity';
 import { entityList } from '@data-platform/shared/entities/registry';
-import { fieldTypeModule, textTypes } from '@data-platform/shared/fields/field-types';
+import { fieldTypeModule } from '@data-platform/shared/fields/field-types';
 import { sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
@@ -18,7 +18,9 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { searchDocument } from '../crud/sql-fragments.ts';
 import { CUSTOM_COLUMN, columnBuilders, columnName } from './columns.ts';
+import { indexPlan } from './index-plan.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: tables are built from descriptions at run time, so their column types are not static
 export type EntityTable = PgTableWithColumns<any>;
@@ -64,8 +66,13 @@ function buildTable(entity: EntityDescription): EntityTable {
     const col = (name: string) => t[name] as ExtraConfigColumn;
     const list: IndexBuilder[] = indexPlan(entity).map((planned) => {
       if (planned.kind === 'search') {
-        const text = searchDocument(entity, (name) => sql`${t[name]}`);
-        return index(planned.name).using('gin', sql`${text} gin_trgm_ops`);
+        // One field is indexed as its column; several as the expression lists search by.
+        const [only] = planned.fields;
+        if (planned.fields.length === 1 && only) return index(planned.name).using('gin', col(only).op('gin_trgm_ops'));
+        return index(planned.name).using(
+          'gin',
+          sql`(${searchDocument(entity, (name) => sql`${t[name]}`)}) gin_trgm_ops`,
+        );
       }
       const [first, ...rest] = planned.fields.map(col) as [ExtraConfigColumn, ...ExtraConfigColumn[]];
       return (planned.kind === 'unique' ? uniqueIndex(planned.name) : index(planned.name)).on(first, ...rest);

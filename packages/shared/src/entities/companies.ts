@@ -61,10 +61,9 @@ export const companies = defineEntity({
     defaultShows: ['name', 'industry', 'stage', 'status', 'hqCountryId', 'city', 'ownerId'],
     defaultSort: 'name',
   },
-  indexes: [
-    ['hqCountryId', 'name'],
-    ['status', 'name'],
-    ['stage', 'name'],
-  ],
+  // By country: a filter a name-ordered walk would read most of the table for (few rows per country).
+  // By creation: the "newest first" order. Status and stage need none: a fifth or an eighth of the rows
+  // each, a name-ordered walk finds a page of them within a few hundred rows (decision 0019).
+  indexes: [['hqCountryId', 'name'], ['createdAt']],
   dedupKeys: ['domain', 'name'],
 });

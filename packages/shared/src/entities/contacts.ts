@@ -1,12 +1,12 @@
 import { headquarters, owner } from './common-fields.ts';
 import { defineEntity } from './entity.ts';
 
+// Not searchable themselves: the full name (first, a space, last) is, and holds every match of either.
 const personName = (label: string) =>
   ({
     type: 'text',
     label,
     required: true,
-    searchable: true,
     sortable: true,
     filterable: true,
     maxLength: 150,

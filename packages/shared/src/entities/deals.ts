@@ -79,9 +79,6 @@ export const deals = defineEntity({
     defaultShows: ['name', 'stage', 'type', 'amount', 'fundId', 'expectedCloseDate', 'ownerId'],
     defaultSort: 'name',
   },
-  indexes: [
-    ['stage', 'name'],
-    ['fundId', 'name'],
-  ],
+  indexes: [['fundId', 'name']],
   dedupKeys: ['name'],
 });

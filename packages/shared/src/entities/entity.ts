@@ -45,7 +45,14 @@ export interface EntityDescription {
   list: { defaultShows: string[]; defaultSort: string };
   /** Composite uniqueness (e.g. one performance per fund and date). */
   uniques?: string[][];
-  /** Composite indexes for common filter + sort pairs. */
+  /**
+   * Indexes beyond the default order's, each ending with id (see
+   * apps/server/src/db/index-plan.ts): a filter + sort pair a screen uses,
+   * where the filter keeps too few rows for an ordered walk to find a page
+   * soon (a reference such as a country, not a picklist of a few values), or
+   * another order users pick often. Every index costs every write and every
+   * plan; other fields sort without one, by sorting all matching rows.
+   */
   indexes?: string[][];
   /** Fields that identify the same real-world thing, in order of strength. */
   dedupKeys?: string[];

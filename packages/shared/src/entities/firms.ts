@@ -48,9 +48,6 @@ export const firms = defineEntity({
     contacts: { kind: 'hasMany', to: 'contacts', foreignKey: 'firmId' },
   },
   list: { defaultShows: ['name', 'type', 'hqCountryId', 'city', 'aum', 'strategies'], defaultSort: 'name' },
-  indexes: [
-    ['hqCountryId', 'name'],
-    ['type', 'name'],
-  ],
+  indexes: [['hqCountryId', 'name']],
   dedupKeys: ['domain', 'name'],
 });

@@ -55,9 +55,6 @@ export const funds = defineEntity({
     defaultShows: ['name', 'firmId', 'vintageYear', 'strategy', 'status', 'currency', 'targetSize'],
     defaultSort: 'name',
   },
-  indexes: [
-    ['firmId', 'name'],
-    ['status', 'name'],
-  ],
+  indexes: [['firmId', 'name']],
   dedupKeys: ['name'],
 });

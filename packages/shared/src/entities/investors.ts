@@ -92,10 +92,6 @@ export const investors = defineEntity({
     defaultShows: ['name', 'type', 'aum', 'hqCountryId', 'fundraisingStatus', 'ownerId'],
     defaultSort: 'name',
   },
-  indexes: [
-    ['hqCountryId', 'name'],
-    ['fundraisingStatus', 'name'],
-    ['type', 'name'],
-  ],
+  indexes: [['hqCountryId', 'name']],
   dedupKeys: ['name'],
 });
