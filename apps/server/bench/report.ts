@@ -40,7 +40,7 @@ export interface StatementCount {
   statementsPerRequest: number;
   roundTripsPerRequest: number;
   parsesPerRequest: number;
-  /** Whether the floor's statement is one the API sent (same text); undefined without a floor. */
+  /** Whether the floor's statement is one the API sent (the same whole text); undefined without a floor. */
   floorStatementSent?: boolean;
   statements: { perRequest: number; text: string }[];
 }

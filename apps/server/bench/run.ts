@@ -51,7 +51,7 @@ import {
   type ScenarioGoals,
   type StatementCount,
 } from './report.ts';
-import { abbreviate, startStatementCounter } from './statement-counter.ts';
+import { startStatementCounter, textDigest } from './statement-counter.ts';
 
 const { values } = parseArgs({
   options: {
@@ -481,7 +481,7 @@ async function countStatements(
         statementsPerRequest: per(c.statements),
         roundTripsPerRequest: per(c.roundTrips),
         parsesPerRequest: per(c.parses),
-        floorStatementSent: floor === undefined ? undefined : c.texts.has(abbreviate(floor.text)),
+        floorStatementSent: floor === undefined ? undefined : c.digests.has(textDigest(floor.text)),
         statements: [...c.texts].sort((a, b) => b[1] - a[1]).map(([text, n]) => ({ perRequest: per(n), text })),
       });
     }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import net from 'node:net';
 
 /** What the server sent PostgreSQL through the relay since the last reset. */
@@ -10,6 +11,13 @@ export interface StatementCounts {
   parses: number;
   /** Each statement's text, its select lists abbreviated (see `abbreviate`), with how many times it ran. */
   texts: Map<string, number>;
+  /** SHA-1 of each statement's whole text as sent, to tell whether a given statement was among them. */
+  digests: Set<string>;
+}
+
+/** The digest `StatementCounts.digests` holds for a statement's text. */
+export function textDigest(text: string): string {
+  return createHash('sha1').update(text).digest('hex');
 }
 
 export interface StatementCounter {
@@ -70,9 +78,11 @@ function frontendParser(counts: () => StatementCounts) {
   let startup = true;
   const statementText = new Map<string, string>();
   const portalStatement = new Map<string, string>();
-  const ran = (text: string) => {
+  const statementDigest = new Map<string, string>();
+  const ran = (text: string, digest: string) => {
     const c = counts();
     c.texts.set(text, (c.texts.get(text) ?? 0) + 1);
+    c.digests.add(digest);
   };
   const message = (type: number, body: Buffer) => {
     const c = counts();
@@ -81,13 +91,16 @@ function frontendParser(counts: () => StatementCounts) {
         c.statements++;
         c.roundTrips++;
         c.parses++;
-        ran(abbreviate(cString(body, 0)[0]));
+        const text = cString(body, 0)[0];
+        ran(abbreviate(text), textDigest(text));
         break;
       }
       case 'P': {
         c.parses++;
         const [name, next] = cString(body, 0);
-        statementText.set(name, abbreviate(cString(body, next)[0]));
+        const text = cString(body, next)[0];
+        statementText.set(name, abbreviate(text));
+        statementDigest.set(name, textDigest(text));
         break;
       }
       case 'B': {
@@ -98,7 +111,7 @@ function frontendParser(counts: () => StatementCounts) {
       case 'E': {
         c.statements++;
         const statement = portalStatement.get(cString(body, 0)[0]) ?? '';
-        ran(statementText.get(statement) ?? '(unknown statement)');
+        ran(statementText.get(statement) ?? '(unknown statement)', statementDigest.get(statement) ?? '');
         break;
       }
       case 'S':
@@ -129,7 +142,7 @@ function frontendParser(counts: () => StatementCounts) {
 }
 
 function emptyCounts(): StatementCounts {
-  return { statements: 0, roundTrips: 0, parses: 0, texts: new Map() };
+  return { statements: 0, roundTrips: 0, parses: 0, texts: new Map(), digests: new Set() };
 }
 
 /**
