@@ -34,6 +34,9 @@ export interface ListenerOptions {
   heartbeatMs?: number;
 }
 
+/** The listening connection's application_name (pg_stat_activity). */
+export const LISTENER_APPLICATION_NAME = 'data-platform notifications';
+
 const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 /**
@@ -103,6 +106,8 @@ export class PostgresListener {
     this.connecting = true;
     const client = new pg.Client({
       connectionString: this.connectionString,
+      // Told apart in pg_stat_activity from the pool's connections.
+      application_name: LISTENER_APPLICATION_NAME,
       options: '-c TimeZone=UTC',
       connectionTimeoutMillis: 10_000,
       // A heartbeat that gets no answer within this fails, and the connection is given up.
