@@ -98,7 +98,7 @@ describe('the data generator', () => {
     expect(created?.id).toBe(demoCounts.companies + 1);
     // Dropped indexes and foreign keys are all back.
     const [{ indexes }] = (await database.rows<{ indexes: number }>(
-      sql`select count(*)::int as indexes from pg_indexes where tablename = 'companies' and indexname = 'companies_name_trgm_idx'`,
+      sql`select count(*)::int as indexes from pg_indexes where tablename = 'companies' and indexname = 'companies_name_legal_name_domain_trgm_idx'`,
     )) as [{ indexes: number }];
     expect(indexes).toBe(1);
     const [owners] = await database.rows<{ first: number; admin: number }>(sql`

@@ -77,6 +77,8 @@ const usersArea = resourceApi(USERS).injectEndpoints({
           ['filter[status][eq]', 'pending'],
           ['sort', 'createdAt'],
           ['pageSize', String(REQUESTS_PAGE_SIZE)],
+          // The screen's title tells how many requests wait, beyond the page shown.
+          ['count', 'exact'],
         ])}`,
       }),
       providesTags: ['List'],
