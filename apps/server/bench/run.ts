@@ -281,6 +281,9 @@ try {
     }
   }
   await stopServer(server);
+  // The counting pass's server opens connections of its own: the floor's (up to 50) are let go first.
+  await floorRunner?.close();
+  floorRunner = undefined;
 
   const counts: StatementCount[] = [];
   if (withFloor && target.kind === 'pglite') {
