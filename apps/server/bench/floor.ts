@@ -207,16 +207,13 @@ async function loop(execute: Execute, statement: FloorStatement, connections: nu
  * running the statement as a named (prepared) statement: parsed and planned
  * once per connection, as a server keeping its statements prepared would.
  */
-export function postgresFloor(url: string): FloorRunner & { backendPids(): number[] } {
+export function postgresFloor(url: string): FloorRunner {
   const clients: pg.Client[] = [];
-  const pids: number[] = [];
   const connect = async (count: number) => {
     while (clients.length < count) {
       const client = new pg.Client({ connectionString: url });
       await client.connect();
-      const { rows } = await client.query<{ pid: number }>('select pg_backend_pid() as pid');
       clients.push(client);
-      pids.push(rows[0]?.pid ?? 0);
     }
   };
   return {
@@ -233,7 +230,6 @@ export function postgresFloor(url: string): FloorRunner & { backendPids(): numbe
         seconds,
       );
     },
-    backendPids: () => [...pids],
     async close() {
       await Promise.all(clients.map((c) => c.end()));
     },

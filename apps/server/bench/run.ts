@@ -161,7 +161,7 @@ const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
 let server = startServer(port, target.url);
 let monitor: pg.Client | undefined;
-let floorRunner: (FloorRunner & { backendPids?(): number[] }) | undefined;
+let floorRunner: FloorRunner | undefined;
 try {
   await waitUntilReady(base, server);
   const auth = { authorization: `Bearer ${await signIn(base)}` };
