@@ -259,6 +259,21 @@ describe('totals', () => {
     const deep = await api.list('/api/v1/investors', { pageSize: 2, page: 5001, select: 'name' });
     expect(deep.body.data.map((r) => r.name)).toEqual(['Bulk 10001']);
   });
+
+  it('pages a relation list by offset, each row with its link', async () => {
+    const make = factories(api);
+    const deal = await make.deal();
+    for (const role of ['A', 'B', 'C', 'D', 'E']) {
+      const contact = await make.contact();
+      await make.link('contactDeals', { contactId: contact.id, dealId: deal.id, role });
+    }
+    const path = `/api/v1/deals/${deal.id}/contacts`;
+    const all = await api.list(path, { pageSize: 100, sort: 'id' });
+    const pages: Row[] = [];
+    for (const page of [1, 2, 3]) pages.push(...(await api.list(path, { pageSize: 2, page, sort: 'id' })).body.data);
+    expect(pages).toEqual(all.body.data);
+    expect(pages.map((row) => (row.link as { role: string }).role)).toEqual(['A', 'B', 'C', 'D', 'E']);
+  });
 });
 
 describe('search', () => {
