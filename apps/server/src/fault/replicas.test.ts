@@ -1,0 +1,125 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signIn, signInWithPermissions, withToken } from '../testing/accounts.ts';
+import type { ApiClient } from '../testing/factories.ts';
+import {
+  type ServerData,
+  serverData,
+  signInAsAdmin,
+  startServerProcess,
+  stopServerProcesses,
+} from '../testing/server-process.ts';
+import { TEST_ADMIN_EMAIL, TEST_ADMIN_PASSWORD, type TestServer } from '../testing/test-server.ts';
+
+/**
+ * Two server processes over one PostgreSQL, as replicas behind a load
+ * balancer: each holds sessions and custom field definitions in memory, and
+ * counts throttled attempts in the database. What one process does, the other
+ * honours from its very next request: a session revoked, a user disabled, a
+ * role changed, a field defined, failed sign-ins counted. PGlite is one
+ * process's embedded database, so this file runs only with TEST_DATABASE_URL.
+ */
+const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
+
+let data: ServerData | undefined;
+let urlA: string;
+let urlB: string;
+/** The administrator on each process, one session each. */
+let adminA: ApiClient;
+let adminB: ApiClient;
+
+/** The administrator's side of a process, as the account helpers want it. */
+function accountServer(url: string, token: string): TestServer {
+  return {
+    url,
+    fetch(path: string, init: RequestInit = {}) {
+      const headers = new Headers(init.headers);
+      if (!headers.has('authorization')) headers.set('authorization', `Bearer ${token}`);
+      return fetch(`${url}${path}`, { ...init, headers });
+    },
+  } as TestServer;
+}
+
+let tokenA: string;
+
+beforeAll(async () => {
+  if (!onPostgres) return;
+  data = await serverData('postgres');
+  // One after the other: the first migrates the database and makes the administrator.
+  const one = await startServerProcess(data, { LOG_LEVEL: 'warn' });
+  const two = await startServerProcess(data, { LOG_LEVEL: 'warn' });
+  urlA = one.url;
+  urlB = two.url;
+  tokenA = await signInAsAdmin(urlA);
+  adminA = withToken(urlA, tokenA);
+  adminB = withToken(urlB, await signInAsAdmin(urlB));
+}, 180_000);
+
+afterAll(async () => {
+  await stopServerProcesses();
+  await data?.remove();
+});
+
+/** The same session on both processes, each having answered it at least twice (so from its cache). */
+async function usedOnBoth(token: string): Promise<{ a: ApiClient; b: ApiClient }> {
+  const a = withToken(urlA, token);
+  const b = withToken(urlB, token);
+  for (const client of [a, b, a, b]) expect((await client.get('/api/v1/auth/me')).status).toBe(200);
+  return { a, b };
+}
+
+describe.skipIf(!onPostgres)('two server processes on one PostgreSQL', () => {
+  it('a session signed out on one is refused by the other on its very next request', async () => {
+    const { body } = await signIn(urlA, TEST_ADMIN_EMAIL, TEST_ADMIN_PASSWORD);
+    const { a, b } = await usedOnBoth(body.accessToken);
+    expect((await a.post('/api/v1/auth/logout', undefined)).status).toBe(204);
+    expect((await b.get('/api/v1/auth/me')).status).toBe(401);
+    expect((await a.get('/api/v1/auth/me')).status).toBe(401);
+  });
+
+  it('a user disabled on one is refused by the other; a role changed on one applies on the other', async () => {
+    const user = await signInWithPermissions(accountServer(urlA, tokenA), ['companies:read']);
+    const { a, b } = await usedOnBoth(user.token);
+    expect((await b.list('/api/v1/companies')).status).toBe(200);
+    expect((await b.list('/api/v1/funds')).status).toBe(403);
+
+    const me = await b.get<{ roleId: number }>('/api/v1/auth/me');
+    const role = await adminA.get<{ version: number }>(`/api/v1/roles/${me.body.roleId}`);
+    const changed = await adminA.patch(
+      `/api/v1/roles/${me.body.roleId}`,
+      { permissions: ['funds:read'] },
+      role.body.version,
+    );
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    expect((await b.list('/api/v1/funds')).status).toBe(200);
+    expect((await b.list('/api/v1/companies')).status).toBe(403);
+    expect((await a.list('/api/v1/companies')).status).toBe(403);
+
+    const account = await adminB.get<{ version: number }>(`/api/v1/users/${user.userId}`);
+    const disabled = await adminB.patch(`/api/v1/users/${user.userId}`, { status: 'disabled' }, account.body.version);
+    expect(disabled.status, JSON.stringify(disabled.body)).toBe(200);
+    expect((await a.get('/api/v1/auth/me')).status).toBe(401);
+    expect((await b.get('/api/v1/auth/me')).status).toBe(401);
+  });
+
+  it('failed sign-ins split between the two count against one limit: the next is refused by both', async () => {
+    const user = await signInWithPermissions(accountServer(urlA, tokenA), ['companies:read']);
+    const wrong = (url: string) => signIn(url, user.email, 'a wrong guess');
+    for (const url of [urlA, urlB, urlA, urlB, urlA]) expect((await wrong(url)).status).toBe(401);
+    for (const url of [urlB, urlA]) {
+      const throttled = await wrong(url);
+      expect(throttled.status).toBe(429);
+      expect(Number(throttled.headers.get('retry-after'))).toBeGreaterThan(14 * 60);
+    }
+  });
+
+  it('a custom field defined on one is served by the other on its next request', async () => {
+    const before = await adminB.post('/api/v1/companies', { name: 'Before the field' });
+    expect(before.status, JSON.stringify(before.body)).toBe(201);
+    const defined = await adminA.post('/api/v1/custom-data', { entity: 'companies', name: 'Region', type: 'text' });
+    expect(defined.status, JSON.stringify(defined.body)).toBe(201);
+    const key = defined.body.key as string;
+    const created = await adminB.post('/api/v1/companies', { name: 'After the field', [key]: 'North' });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect((await adminB.get(`/api/v1/companies/${before.body.id}`)).body).toHaveProperty(key, null);
+  });
+});
