@@ -79,15 +79,19 @@ export class PostgresListener {
       this.subscribers.set(channel, set);
     }
     set.add(subscriber);
-    if (this.client && !this.connecting) void this.listenOn(this.client, channel);
+    if (this.client && !this.connecting) void this.listenOn(this.client, channel, [subscriber]);
     else this.connect();
     return () => {
       set.delete(subscriber);
     };
   }
 
-  /** LISTENs on `channel` on `client` (once), then tells the channel's subscribers. */
-  private async listenOn(client: pg.Client, channel: string): Promise<void> {
+  /** LISTENs on `channel` on `client` (once), then tells `subscribers` (by default all of the channel's). */
+  private async listenOn(
+    client: pg.Client,
+    channel: string,
+    subscribers: Iterable<Subscriber> = this.subscribers.get(channel) ?? [],
+  ): Promise<void> {
     try {
       if (!this.heard.has(channel)) {
         await client.query(`LISTEN ${quoteIdent(channel)}`);
@@ -98,7 +102,7 @@ export class PostgresListener {
       return;
     }
     if (this.client !== client) return;
-    for (const subscriber of this.subscribers.get(channel) ?? []) subscriber.onState(true);
+    for (const subscriber of subscribers) subscriber.onState(true);
   }
 
   private connect(): void {
