@@ -1,8 +1,11 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LISTENER_APPLICATION_NAME } from '../db/notifications.ts';
 import { signIn, signInWithPermissions, withToken } from '../testing/accounts.ts';
 import type { ApiClient } from '../testing/factories.ts';
 import {
   type ServerData,
+  type ServerProcess,
   serverData,
   signInAsAdmin,
   startServerProcess,
@@ -21,6 +24,8 @@ import { TEST_ADMIN_EMAIL, TEST_ADMIN_PASSWORD, type TestServer } from '../testi
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 
 let data: ServerData | undefined;
+let processA: ServerProcess;
+let processB: ServerProcess;
 let urlA: string;
 let urlB: string;
 /** The administrator on each process, one session each. */
@@ -47,6 +52,8 @@ beforeAll(async () => {
   // One after the other: the first migrates the database and makes the administrator.
   const one = await startServerProcess(data, { LOG_LEVEL: 'warn' });
   const two = await startServerProcess(data, { LOG_LEVEL: 'warn' });
+  processA = one;
+  processB = two;
   urlA = one.url;
   urlB = two.url;
   tokenA = await signInAsAdmin(urlA);
@@ -121,5 +128,46 @@ describe.skipIf(!onPostgres)('two server processes on one PostgreSQL', () => {
     const created = await adminB.post('/api/v1/companies', { name: 'After the field', [key]: 'North' });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     expect((await adminB.get(`/api/v1/companies/${before.body.id}`)).body).toHaveProperty(key, null);
+  });
+
+  it('with the listening connections killed, a sign-out on one is still refused by the other, then again once they listen', {
+    timeout: 120_000,
+  }, async () => {
+    const first = await signIn(urlA, TEST_ADMIN_EMAIL, TEST_ADMIN_PASSWORD);
+    const second = await signIn(urlB, TEST_ADMIN_EMAIL, TEST_ADMIN_PASSWORD);
+    const one = await usedOnBoth(first.body.accessToken);
+    const two = await usedOnBoth(second.body.accessToken);
+
+    const lost = /Change notifications are not heard/;
+    const heard = /Change notifications are heard again/;
+    const times = (server: ServerProcess, pattern: RegExp) =>
+      (server.output().match(new RegExp(pattern, 'g')) ?? []).length;
+    const lostBefore = [times(processA, lost), times(processB, lost)] as const;
+    const heardBefore = [times(processA, heard), times(processB, heard)] as const;
+    const admin = new pg.Client({ connectionString: data?.databaseUrl });
+    await admin.connect();
+    try {
+      const { rows } = await admin.query(
+        `select pg_terminate_backend(pid) from pg_stat_activity
+          where application_name = $1 and datname = current_database()`,
+        [LISTENER_APPLICATION_NAME],
+      );
+      expect(rows).toHaveLength(2);
+    } finally {
+      await admin.end();
+    }
+    // Each process has seen its loss (its log, not a delay): from then on it caches nothing.
+    await processA.waitForOutput(lost, lostBefore[0] + 1);
+    await processB.waitForOutput(lost, lostBefore[1] + 1);
+    expect((await one.a.post('/api/v1/auth/logout', undefined)).status).toBe(204);
+    expect((await one.b.get('/api/v1/auth/me')).status).toBe(401);
+
+    // Listening again, each starts afresh and follows changes again.
+    await processA.waitForOutput(heard, heardBefore[0] + 1);
+    await processB.waitForOutput(heard, heardBefore[1] + 1);
+    expect((await two.b.get('/api/v1/auth/me')).status).toBe(200);
+    expect((await two.b.get('/api/v1/auth/me')).status).toBe(200);
+    expect((await two.a.post('/api/v1/auth/logout', undefined)).status).toBe(204);
+    expect((await two.b.get('/api/v1/auth/me')).status).toBe(401);
   });
 });
