@@ -28,6 +28,12 @@ declare module 'fastify' {
     access?: RouteAccess | RouteAccess[];
     /** An administration permission the route requires. */
     permission?: Permission;
+    /**
+     * The route revokes sessions (sign-out, password change or reset): like
+     * every write to users, roles or custom fields, its answer waits until
+     * this process has heard the change's notification (Database.caughtUp).
+     */
+    revokesSessions?: boolean;
   }
   interface FastifyRequest {
     /** Who is acting; set before validation and before any handler runs. */
@@ -62,7 +68,7 @@ const cachedResources = new Set(['users', 'roles', 'entityFieldTypes', 'customFi
 /** A write by a route that may change rows a cache copies (administration, users, roles, custom fields). */
 function changesCachedRows(method: string, config: FastifyContextConfig): boolean {
   if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return false;
-  if (config.permission) return true;
+  if (config.permission || config.revokesSessions) return true;
   const accesses = config.access === undefined ? [] : Array.isArray(config.access) ? config.access : [config.access];
   return accesses.some(({ resource }) => cachedResources.has(resource));
 }
