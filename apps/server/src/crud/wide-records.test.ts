@@ -37,6 +37,8 @@ beforeAll(async () => {
   await server.database.rows(
     sql`update entity_field_types set options = '{}' where not (type = any(${`{${[...optionTypes].join(',')}}`}::text[]))`,
   );
+  // Written beside the API: its definitions cache hears of them by notification before the first request.
+  await server.database.caughtUp();
 });
 
 afterAll(async () => server?.close());

@@ -310,6 +310,8 @@ describe('an existing database', () => {
       sql`update roles set permissions = array_remove(permissions, 'users:read') where name = 'Administrator'`,
     );
     await bootstrapAccounts(server.database, configFromEnv({ LOG_LEVEL: 'silent' }));
+    // Role rows changed beside the API: later requests see them once their notification is heard.
+    await server.database.caughtUp();
     const [role] = await server.database.rows<{ permissions: string[] }>(
       sql`select permissions from roles where name = 'Administrator'`,
     );

@@ -164,6 +164,8 @@ describe('tasks', () => {
     );
     expect((await editorPermissions())?.filter((p) => p.startsWith('tasks:'))).toEqual([]);
     await bootstrapAccounts(server.database, configFromEnv({}));
+    // Role rows changed beside the API: later requests see them once their notification is heard.
+    await server.database.caughtUp();
     expect((await editorPermissions())?.filter((p) => p.startsWith('tasks:'))).toEqual([
       'tasks:read',
       'tasks:create',
