@@ -74,7 +74,8 @@ async function sendEach(
 }
 
 const withCursor = (params: readonly [string, string][], cursor: string | null): [string, string][] =>
-  cursor ? [...params, ['cursor', cursor]] : [...params];
+  // A total is asked on the first page only; the pages after it read rows.
+  cursor ? [...params.filter(([key]) => key !== 'count'), ['cursor', cursor]] : [...params];
 
 /** The generic API's calls, built once for the endpoints and the bulk actions. */
 const genericCalls = {

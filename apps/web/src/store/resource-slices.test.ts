@@ -78,6 +78,18 @@ describe('the data areas', () => {
     ]);
   });
 
+  it('ask a total on the first page only: the pages by cursor read rows', async () => {
+    answer((_method, url) => json(url.includes('cursor=c1') ? page([3], null) : page([1, 2], 'c1')));
+    const { store } = await signedInStore();
+    const counted = { params: [...dealsList.params, ['count', 'estimated'] as [string, string]] };
+    await store.dispatch(deals.endpoints.list.initiate(counted));
+    await store.dispatch(deals.endpoints.list.initiate(counted, { direction: 'forward' }));
+    expect(calls.filter((call) => call.url.startsWith('/api/v1/deals')).map((call) => call.url)).toEqual([
+      '/api/v1/deals?select=name,version&count=estimated',
+      '/api/v1/deals?select=name,version&cursor=c1',
+    ]);
+  });
+
   it('save a bulk edit on the rows they can, report the stale one by name and reason, and read the list again', async () => {
     answer((method, url) => {
       if (method === 'PATCH' && url === '/api/v1/deals/2')
