@@ -84,7 +84,10 @@ export async function getRecord(
   scope?: ListScope,
   executor?: Executor,
 ): Promise<string> {
-  const [found] = await database.rows<{ row: string }>(getSql(entity, id, query, scope), executor);
+  // A get has few shapes per resource (its selection and scope), run on most screens: planned once per connection.
+  const [found] = await database.rows<{ row: string }>(getSql(entity, id, query, scope), executor, {
+    prepare: executor === undefined,
+  });
   if (!found) throw notFound(`${entity.label} ${id}`);
   return found.row;
 }
