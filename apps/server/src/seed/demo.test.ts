@@ -38,6 +38,7 @@ describe('demo data on first start', () => {
       parseListQueryString(described, {
         select: `name,${source},${firstMet}`,
         [`filter[${source}][eq]`]: 'Referral',
+        count: 'exact',
       }),
     );
     // 300 demo companies; Referral goes to ids ≡ 0 (mod 4), and every fifth company has no custom data:
