@@ -95,5 +95,6 @@ export function tableOf(resource: string): EntityTable {
 // keyed by resource name, so that the entity list stays the registry's alone.
 // Loaded as ES module (the server, tests), `module` does not exist.
 export { sessions, throttleCounters, userCredentials, userTokens } from './auth-schema.ts';
+export { savedViews } from './saved-views-schema.ts';
 
 if (typeof module !== 'undefined' && typeof module.exports === 'object') Object.assign(module.exports, tables);
