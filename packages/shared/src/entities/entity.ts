@@ -42,6 +42,12 @@ export interface EntityDescription {
   relations?: Record<string, RelationDescription>;
   /** The field that names a row in lists, links and search ranking. */
   display: string;
+  /**
+   * A reference field naming the record a row belongs to, whose name comes
+   * before the row's own in its name where the row is named alone (a fund's
+   * performance at a date: "Fund II · 2025-12-31"); see record-name.ts.
+   */
+  displayWithin?: string;
   list: { defaultShows: string[]; defaultSort: string };
   /** Composite uniqueness (e.g. one performance per fund and date). */
   uniques?: string[][];
@@ -138,9 +144,10 @@ export interface EntityDescription {
      * Its records' screens, where it has them: created in a modal over the
      * list, edited on a page (`<path>/<id>/edit`) or in a modal over the list
      * (`?edit=<id>`), shown by the generic page (`<path>/<id>/show`) or one of
-     * its own.
+     * its own. Required: a list screen whose records have no screens offers
+     * Create and Edit that open nothing.
      */
-    records?: { edit: 'page' | 'modal'; show: 'generic' | 'own' };
+    records: { edit: 'page' | 'modal'; show: 'generic' | 'own' };
   };
   /**
    * On the home dashboard: `count` shows how many rows there are (in sidebar

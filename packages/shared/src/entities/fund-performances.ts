@@ -3,7 +3,7 @@ import { defineEntity } from './entity.ts';
 const amount = (label: string) =>
   ({ type: 'amount', label, currencyField: 'currency', min: 0, filterable: true, sortable: true }) as const;
 const ratio = (label: string, expression: string) =>
-  ({ type: 'decimal', label, generated: expression, filterable: true, sortable: true, importable: false }) as const;
+  ({ type: 'multiple', label, generated: expression, filterable: true, sortable: true, importable: false }) as const;
 
 export const fundPerformances = defineEntity({
   name: 'fundPerformances',
@@ -12,9 +12,10 @@ export const fundPerformances = defineEntity({
   label: 'Fund performance',
   labelPlural: 'Fund performance',
   display: 'asOfDate',
+  displayWithin: 'fundId',
   permissions: true,
   attachable: true,
-  navigation: { path: '/fund-performances', order: 70 },
+  navigation: { path: '/fund-performances', order: 70, records: { edit: 'page', show: 'generic' } },
   dashboard: { count: true },
   seed: true,
   fields: {
@@ -27,7 +28,7 @@ export const fundPerformances = defineEntity({
     nav: amount('NAV'),
     netIrr: { type: 'percent', label: 'Net IRR %', min: -100, max: 10_000, filterable: true, sortable: true },
     grossIrr: { type: 'percent', label: 'Gross IRR %', min: -100, max: 10_000, filterable: true, sortable: true },
-    grossMoic: { type: 'decimal', label: 'Gross MOIC', min: 0, max: 1000, filterable: true, sortable: true },
+    grossMoic: { type: 'multiple', label: 'Gross MOIC', min: 0, max: 1000, filterable: true, sortable: true },
     notes: { type: 'longText', label: 'Notes' },
     dpi: ratio('DPI', 'round(distributed / nullif(paid_in, 0), 4)'),
     rvpi: ratio('RVPI', 'round(nav / nullif(paid_in, 0), 4)'),
