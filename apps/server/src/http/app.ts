@@ -20,6 +20,7 @@ import { registerFileRoutes } from '../routes/files.ts';
 import { registerImportRoutes } from '../routes/import.ts';
 import { registerCrudRoutes } from '../routes/records.ts';
 import { registerRoleRoutes } from '../routes/roles.ts';
+import { registerSavedViewRoutes } from '../routes/saved-views.ts';
 import { registerSummaryRoutes } from '../routes/summaries.ts';
 import { registerUserRoutes } from '../routes/users.ts';
 import { installAuth, openToEveryone } from './auth.ts';
@@ -133,6 +134,7 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
   registerUserRoutes(app, commands);
   registerRoleRoutes(app, commands);
   registerSummaryRoutes(app, database);
+  registerSavedViewRoutes(app, database);
 
   const webDir = existsSync(path.join(config.webDir, 'index.html')) ? config.webDir : undefined;
   // The web build's files are public, in a scope of their own like the reference. The not-found handler is set
