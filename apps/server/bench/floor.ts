@@ -1,14 +1,13 @@
 import { createHash } from 'node:crypto';
-import { allFields, type EntityDescription, isWritable } from '@data-platform/shared/entities/entity';
-import type { FieldDescription } from '@data-platform/shared/fields/field-types';
+import type { EntityDescription } from '@data-platform/shared/entities/entity';
 import type { ListQuery } from '@data-platform/shared/query/list-query';
 import { parseGetQuery, parseListQueryString } from '@data-platform/shared/query/list-query';
 import type { PGlite } from '@electric-sql/pglite';
-import { type SQL, sql } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import pg from 'pg';
-import { getSql, listSql, selectionSql } from '../src/crud/list-compiler.ts';
-import { customColumnWrite, writeColumns } from '../src/crud/sql-fragments.ts';
+import { getSql, listSql } from '../src/crud/list-compiler.ts';
+import { createRecordSql, updateRecordSql } from '../src/crud/records.ts';
 import type { Database } from '../src/db/client.ts';
 
 /**
@@ -85,33 +84,14 @@ export function getFloor(entity: EntityDescription, id: () => number): FloorStat
   return floorStatement(getSql(entity, PLACEHOLDER_ID, parseGetQuery(entity, {})), [[PLACEHOLDER_ID, id]]);
 }
 
-/**
- * The column assignments of a write, as crud/records.ts makes them: each
- * field's columns, custom fields merged into one `custom` column.
- * crud/records.ts does not export its write statements yet; this is the same
- * assembly from the same exported fragments (writeColumns, customColumnWrite,
- * selectionSql), to be replaced by its builders once exported.
- */
-function assignments(entity: EntityDescription, values: Record<string, unknown>, update: boolean): [string, SQL][] {
-  const fields = allFields(entity);
-  const result: [string, SQL][] = [];
-  const custom: [string, FieldDescription, unknown][] = [];
-  for (const [name, value] of Object.entries(values)) {
-    const field = fields[name];
-    if (value === undefined || !field || (update && !isWritable(field))) continue;
-    if (field.custom) custom.push([name, field, value]);
-    else result.push(...writeColumns(name, field, value));
-  }
-  if (custom.length > 0) result.push(customColumnWrite(custom, update));
-  return result;
-}
-
-const returningRow = (entity: EntityDescription) => sql`returning ${selectionSql(entity, { join: [] })}::text as row`;
+/** Where the bench's writes come from, as the API records it in their audit events. */
+const benchOrigin = { ip: '127.0.0.1' };
 
 /**
- * The insert `POST /{resource}` runs, returning the row as JSON text; `values`
- * as the route validated them, with a text field set to `PLACEHOLDER_TEXT`
- * given a new value each time by `name`.
+ * The statement `POST /{resource}` runs (crud/records.ts `createRecordSql`):
+ * the insert returning the row as JSON text, with its audit event. `values` as
+ * the route validated them, with a text field set to `PLACEHOLDER_TEXT` given
+ * a new value each time by `name`.
  */
 export function createFloor(
   entity: EntityDescription,
@@ -119,21 +99,13 @@ export function createFloor(
   userId: number,
   name: () => string,
 ): FloorStatement {
-  const columns = assignments(entity, values, false);
-  columns.push(['created_by_id', sql`${userId}`], ['updated_by_id', sql`${userId}`]);
-  const query = sql`insert into ${sql.identifier(entity.table)} as t (${sql.join(
-    columns.map(([c]) => sql.identifier(c)),
-    sql`, `,
-  )}) values (${sql.join(
-    columns.map(([, v]) => v),
-    sql`, `,
-  )}) ${returningRow(entity)}`;
-  return floorStatement(query, [[PLACEHOLDER_TEXT, name]], true);
+  return floorStatement(createRecordSql(entity, values, { userId }, benchOrigin), [[PLACEHOLDER_TEXT, name]], true);
 }
 
 /**
- * The update `PATCH /{resource}/{id}` with `If-Match: <version>` runs: the
- * version checked in the statement itself. `values` holds one field set to
+ * The statement `PATCH /{resource}/{id}` with `If-Match: <version>` runs
+ * (crud/records.ts `updateRecordSql`): the version checked in the statement
+ * itself, with its audit event. `values` holds one field set to
  * `PLACEHOLDER_NUMBER`, bound to `value()` each time, and the row to `id()`.
  */
 export function updateFloor(
@@ -144,12 +116,8 @@ export function updateFloor(
   id: () => number,
   value: () => number,
 ): FloorStatement {
-  const columns = assignments(entity, values, true);
-  columns.push(['version', sql`t.version + 1`], ['updated_at', sql`now()`], ['updated_by_id', sql`${userId}`]);
-  const query = sql`update ${sql.identifier(entity.table)} as t set ${sql.join(
-    columns.map(([c, v]) => sql`${sql.identifier(c)} = ${v}`),
-    sql`, `,
-  )} where t.id = ${PLACEHOLDER_ID} and t.version = ${version} ${returningRow(entity)}`;
+  const query = updateRecordSql(entity, PLACEHOLDER_ID, version, values, { userId }, { origin: benchOrigin });
+  if (!query) throw new Error('The update floor sets no field');
   return floorStatement(
     query,
     [
@@ -174,6 +142,9 @@ export interface FloorRunner {
   run(statement: FloorStatement, connections: number, seconds: number): Promise<FloorRun>;
   close(): Promise<void>;
 }
+
+/** The rows a statement answered with a row: a write that changed nothing answers none, or a marker row whose `row` is null. */
+const written = (rows: { row?: unknown }[]): number => rows.filter((r) => r.row !== null && r.row !== undefined).length;
 
 type Execute = (connection: number, statement: FloorStatement, name: string) => Promise<number>;
 
@@ -222,8 +193,8 @@ export function postgresFloor(url: string): FloorRunner {
       return loop(
         async (connection, s, name) => {
           const client = clients[connection] as pg.Client;
-          const result = await client.query({ name, text: s.text, values: s.next() });
-          return result.rowCount ?? 0;
+          const result = await client.query<{ row?: unknown }>({ name, text: s.text, values: s.next() });
+          return written(result.rows);
         },
         statement,
         connections,
@@ -246,7 +217,7 @@ export function pgliteFloor(database: Database): FloorRunner {
   return {
     run(statement, connections, seconds) {
       return loop(
-        async (_connection, s) => (await client.query(s.text, s.next())).affectedRows ?? 0,
+        async (_connection, s) => written((await client.query<{ row?: unknown }>(s.text, s.next())).rows),
         statement,
         connections,
         seconds,

@@ -201,7 +201,11 @@ async function checkAttachmentTargets(
 }
 
 /** The column assignments of a new row: its values, and on records who wrote it. */
-function insertAssignments(entity: EntityDescription, values: Record<string, unknown>, actor: Actor): [string, SQL][] {
+function insertAssignments(
+  entity: EntityDescription,
+  values: Record<string, unknown>,
+  actor: Pick<Actor, 'userId'>,
+): [string, SQL][] {
   const assignments = assignmentsOf(entity, values, false);
   if (entity.kind !== 'reference') {
     assignments.push(['created_by_id', sql`${actor.userId}`], ['updated_by_id', sql`${actor.userId}`]);
@@ -226,6 +230,27 @@ function insertSql(entity: EntityDescription, rows: [string, SQL][][]): SQL {
 }
 
 /**
+ * The statement of `createRecord`: the insert returning the row as JSON, and
+ * with `origin` its audit event, in one statement (the bench's SQL floor runs it too).
+ */
+export function createRecordSql(
+  entity: EntityDescription,
+  values: Record<string, unknown>,
+  actor: Pick<Actor, 'userId'>,
+  origin?: ChangeOrigin,
+): SQL {
+  return auditedWriteSql(
+    sql`${insertSql(entity, [insertAssignments(entity, values, actor)])} returning t.id, ${selectionSql(entity, allSelection)} as j`,
+    origin &&
+      ((source) =>
+        recordChangeInsertSql(
+          { type: 'recordCreated', actorId: actor.userId, ip: origin.ip, entity: entity.name },
+          source,
+        )),
+  );
+}
+
+/**
  * Inserts one row from values validated by `createSchema(entity)` plus
  * server-owned values, and returns it as JSON text. With `origin`, its audit
  * event is written by the same statement. One statement, one round trip,
@@ -243,16 +268,7 @@ export async function createRecord(
 ): Promise<string> {
   assertSetReferencesReadable(actor, entity, validated);
   const values = { ...validated, ...serverValues };
-  const assignments = insertAssignments(entity, values, actor);
-  const statement = auditedWriteSql(
-    sql`${insertSql(entity, [assignments])} returning t.id, ${selectionSql(entity, allSelection)} as j`,
-    origin &&
-      ((source) =>
-        recordChangeInsertSql(
-          { type: 'recordCreated', actorId: actor.userId, ip: origin.ip, entity: entity.name },
-          source,
-        )),
-  );
+  const statement = createRecordSql(entity, values, actor, origin);
   const insert = async (tx?: Executor) => {
     if (tx) await checkAttachmentTargets(database, entity, [values], actor, tx);
     const [row] = await database.rows<{ row: string }>(statement, tx);
@@ -302,34 +318,32 @@ function missedUpdate(entity: EntityDescription, id: number, found: Missed | und
   );
 }
 
+/** Rows within `scope` (all rows without one), as a condition on `t`. */
+const readableWhere = (scope?: ListScope): SQL => (scope ? sql`(${scope.where})` : sql`true`);
+
 /**
- * Updates the writable fields given (validated by `updateSchema(entity)`), only if the row still has `version`:
- * the check is in the UPDATE itself, so two writers with the same version
- * cannot both win. 412 when stale, 404 when gone or outside `scope` (what
- * the actor may read). One statement: the update, its audit event (with
- * `origin`), and a marker row saying why nothing was written.
+ * The statement of `updateRecord`: the update guarded by `version` and `scope`,
+ * with `origin` its audit event, then a marker row saying why nothing was
+ * written (the bench's SQL floor runs it too). Undefined when nothing is set.
  */
-export async function updateRecord(
-  database: Database,
+export function updateRecordSql(
   entity: EntityDescription,
   id: number,
   version: number,
   values: Record<string, unknown>,
-  actor: Actor,
-  executor?: Executor,
+  actor: Pick<Actor, 'userId'>,
   { origin, scope }: { origin?: ChangeOrigin; scope?: ListScope } = {},
-): Promise<string> {
-  assertSetReferencesReadable(actor, entity, values);
+): SQL | undefined {
   const assignments = assignmentsOf(entity, values, true);
-  if (assignments.length === 0) throw invalid({ body: 'Send at least one field to change' }, 'Nothing to update');
+  if (assignments.length === 0) return undefined;
   assignments.push(
     ['version', sql`t.version + 1`],
     ['updated_at', sql`now()`],
     ['updated_by_id', sql`${actor.userId}`],
   );
   const table = sql.identifier(entity.table);
-  const readable = scope ? sql`(${scope.where})` : sql`true`;
-  const statement = auditedWriteSql(
+  const readable = readableWhere(scope);
+  return auditedWriteSql(
     sql`update ${table} as t set ${sql.join(
       assignments.map(([c, v]) => sql`${sql.identifier(c)} = ${v}`),
       sql`, `,
@@ -350,13 +364,36 @@ export async function updateRecord(
     sql`select null::text, t.version::int, ${readable} from ${table} t
       where t.id = ${id} and not exists (select 1 from written)`,
   );
+}
+
+/**
+ * Updates the writable fields given (validated by `updateSchema(entity)`), only if the row still has `version`:
+ * the check is in the UPDATE itself, so two writers with the same version
+ * cannot both win. 412 when stale, 404 when gone or outside `scope` (what
+ * the actor may read). One statement: the update, its audit event (with
+ * `origin`), and a marker row saying why nothing was written.
+ */
+export async function updateRecord(
+  database: Database,
+  entity: EntityDescription,
+  id: number,
+  version: number,
+  values: Record<string, unknown>,
+  actor: Actor,
+  executor?: Executor,
+  { origin, scope }: { origin?: ChangeOrigin; scope?: ListScope } = {},
+): Promise<string> {
+  assertSetReferencesReadable(actor, entity, values);
+  const statement = updateRecordSql(entity, id, version, values, actor, { origin, scope });
+  if (!statement) throw invalid({ body: 'Send at least one field to change' }, 'Nothing to update');
   const [found] = await database.rows<{ row: string | null } & Missed>(statement, executor);
   if (found?.row) return found.row;
   if (found?.version !== version) missedUpdate(entity, id, found);
   // The row had this version when the statement began, yet the UPDATE, which waited for a writer
   // that committed meanwhile, found it changed or gone: only a fresh read tells which.
   const [now] = await database.rows<Missed>(
-    sql`select t.version::int as version, ${readable} as readable from ${table} t where t.id = ${id}`,
+    sql`select t.version::int as version, ${readableWhere(scope)} as readable
+      from ${sql.identifier(entity.table)} t where t.id = ${id}`,
     executor,
   );
   return missedUpdate(entity, id, now);
