@@ -8,6 +8,8 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_REQUESTS: z.stringbool().optional(),
+  LOG_FORMAT: z.enum(['text', 'json']).default('text'),
   MAX_UPLOAD_BYTES: z.coerce
     .number()
     .int()
@@ -36,6 +38,10 @@ export interface Config {
   port: number;
   host: string;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  /** A log line for each request (LOG_REQUESTS; by default at LOG_LEVEL debug and trace only). */
+  logRequests: boolean;
+  /** `text`: one short line per event for people; `json`: pino's JSON lines for log collectors. */
+  logFormat: 'text' | 'json';
   /** The largest file upload accepted (413 above). */
   maxUploadBytes: number;
   /** The largest JSON body accepted (413 above). */
@@ -73,6 +79,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     host: e.HOST,
     logLevel: e.LOG_LEVEL,
+    logRequests: e.LOG_REQUESTS ?? (e.LOG_LEVEL === 'debug' || e.LOG_LEVEL === 'trace'),
+    logFormat: e.LOG_FORMAT,
     maxUploadBytes: e.MAX_UPLOAD_BYTES,
     maxBodyBytes: 1024 * 1024,
     webDir: path.resolve(e.WEB_DIR ?? defaultWebDir),

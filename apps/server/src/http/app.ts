@@ -59,6 +59,9 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
             ...(typeof logger === 'object' ? logger : { level: config.logLevel }),
             serializers: { req: requestLogFields },
           },
+    // A line per request only when asked (LOG_REQUESTS, or LOG_LEVEL debug): at info the log holds starts,
+    // warnings and errors, not megabytes of requests an hour.
+    disableRequestLogging: !config.logRequests,
     bodyLimit: config.maxBodyBytes,
     routerOptions: { maxParamLength: 200 },
     genReqId: () => crypto.randomUUID(),

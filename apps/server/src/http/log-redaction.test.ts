@@ -34,7 +34,7 @@ describe('request log', () => {
       },
     });
     const app = await buildApp({
-      config: configFromEnv({ DATA_DIR: dataDir }),
+      config: configFromEnv({ DATA_DIR: dataDir, LOG_REQUESTS: 'true' }),
       database,
       logger: { level: 'info', stream },
     });
@@ -57,5 +57,37 @@ describe('request log', () => {
     expect(log).toContain('/reset-password?token=[redacted]');
     expect(log).toContain('/api/v1/companies');
     expect(log).not.toContain(secret);
+  });
+});
+
+describe('request log by default', () => {
+  it('is off at info and on at debug or with LOG_REQUESTS', async () => {
+    expect(configFromEnv({}).logRequests).toBe(false);
+    expect(configFromEnv({ LOG_LEVEL: 'debug' }).logRequests).toBe(true);
+    expect(configFromEnv({ LOG_REQUESTS: 'true' }).logRequests).toBe(true);
+    expect(configFromEnv({ LOG_LEVEL: 'debug', LOG_REQUESTS: 'false' }).logRequests).toBe(false);
+    const lines: string[] = [];
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'dp-log-'));
+    const { database, close } = await openTestDatabase();
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const app = await buildApp({
+      config: configFromEnv({ DATA_DIR: dataDir }),
+      database,
+      logger: { level: 'info', stream },
+    });
+    try {
+      const answer = await app.inject({ method: 'GET', url: '/api/v1/companies' });
+      expect(answer.statusCode).toBe(401);
+      expect(lines.join('')).not.toContain('/api/v1/companies');
+    } finally {
+      await app.close();
+      await close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 });

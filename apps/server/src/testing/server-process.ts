@@ -79,8 +79,8 @@ export async function serverData(kind: 'pglite' | 'postgres'): Promise<ServerDat
 /**
  * Starts `src/main.ts` in a child process on `data`, on a free loopback port,
  * with the test administrator and without the demo dataset; `env` adds or
- * overrides variables (LOG_LEVEL defaults to info: the log is where a test
- * sees a request arrive).
+ * overrides variables (LOG_LEVEL info with LOG_REQUESTS and LOG_FORMAT json:
+ * the log is where a test sees a request arrive).
  */
 export function spawnServerProcess(
   data: Pick<ServerData, 'dataDir' | 'databaseUrl'>,
@@ -102,6 +102,9 @@ export function spawnServerProcess(
       ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
       SEED_DEMO: 'false',
       LOG_LEVEL: 'info',
+      // Tests read the requests that arrived from the log, as JSON lines.
+      LOG_REQUESTS: 'true',
+      LOG_FORMAT: 'json',
       ...env,
     },
   });
