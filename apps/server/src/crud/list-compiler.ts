@@ -4,6 +4,7 @@ import { arrayTypes } from '@data-platform/shared/fields/field-types';
 import type { Condition, FilterNode, JoinSpec, ListQuery, SortKey } from '@data-platform/shared/query/list-query';
 import { type SQL, sql } from 'drizzle-orm';
 import { columnName } from '../db/columns.ts';
+import { fieldOrderKey, type OrderKey, plainOrderKey } from './sort-order.ts';
 import {
   column,
   fieldOf,
@@ -114,22 +115,14 @@ export function whereSql(entity: EntityDescription, query: Pick<ListQuery, 'wher
   return parts.length > 0 ? sql.join(parts, sql` and `) : sql`true`;
 }
 
-interface OrderKey {
-  expr: SQL;
-  dir: 'asc' | 'desc';
-  nullable: boolean;
-}
-
 function orderKeys(entity: EntityDescription, query: ListQuery): OrderKey[] {
   const keys: OrderKey[] = [];
   if (query.q && !query.sortGiven && searchFields(entity).includes(entity.display)) {
-    keys.push({ expr: rankExpr(entity, query.q), dir: 'asc', nullable: false });
+    keys.push(plainOrderKey(rankExpr(entity, query.q), 'asc', false));
   }
-  for (const key of query.sort) {
-    const field = fieldOf(entity, key.field);
-    // A custom field can be made required after records without it exist.
-    keys.push({ expr: valueExpr(ROOT, key.field, field), dir: key.dir, nullable: !field.required || !!field.custom });
-  }
+  query.sort.forEach((key, i) => {
+    keys.push(fieldOrderKey(entity, ROOT, key.field, key.dir, i));
+  });
   return keys;
 }
 
@@ -148,16 +141,18 @@ function keysetSql(keys: OrderKey[], values: unknown[]): SQL {
       keys.map((k) => k.expr),
       sql`, `,
     )}) ${op} (${sql.join(
-      values.map((v) => sql`${v}`),
+      keys.map((k, i) => k.at(values[i])),
       sql`, `,
     )})`;
   }
   const after = (k: OrderKey, v: unknown): SQL => {
     if (v === null) return k.dir === 'asc' ? sql`false` : sql`${k.expr} is not null`;
-    if (k.dir === 'asc') return k.nullable ? sql`(${k.expr} > ${v} or ${k.expr} is null)` : sql`${k.expr} > ${v}`;
-    return sql`${k.expr} < ${v}`;
+    if (k.dir === 'asc') {
+      return k.nullable ? sql`(${k.expr} > ${k.at(v)} or ${k.expr} is null)` : sql`${k.expr} > ${k.at(v)}`;
+    }
+    return sql`${k.expr} < ${k.at(v)}`;
   };
-  const equal = (k: OrderKey, v: unknown): SQL => (v === null ? sql`${k.expr} is null` : sql`${k.expr} = ${v}`);
+  const equal = (k: OrderKey, v: unknown): SQL => (v === null ? sql`${k.expr} is null` : sql`${k.expr} = ${k.at(v)}`);
   let condition: SQL | undefined;
   for (let i = keys.length - 1; i >= 0; i--) {
     const k = keys[i] as OrderKey;
@@ -168,7 +163,8 @@ function keysetSql(keys: OrderKey[], values: unknown[]): SQL {
   const firstValue = values[0];
   // A redundant bound on the first key lets the planner walk the matching index.
   if (!first.nullable && firstValue !== null) {
-    const bound = first.dir === 'asc' ? sql`${first.expr} >= ${firstValue}` : sql`${first.expr} <= ${firstValue}`;
+    const at = first.at(firstValue);
+    const bound = first.dir === 'asc' ? sql`${first.expr} >= ${at}` : sql`${first.expr} <= ${at}`;
     return sql`${bound} and ${condition}`;
   }
   return condition ?? sql`true`;
@@ -294,7 +290,7 @@ export function listSql(entity: EntityDescription, query: ListQuery, cursorValue
       ? sql`${table} where ${column(ROOT, 'id')} = any(array(${page(column(ROOT, 'id'))}))`
       : sql`(${page(sql`${sql.identifier(ROOT)}.*`)}) ${sql.identifier(ROOT)}`;
   return sql`select ${selectionSql(entity, query, scope?.extra)}::text as row, jsonb_build_array(${sql.join(
-    keys.map((k) => k.expr),
+    keys.map((k) => k.cursor),
     sql`, `,
   )}) as cursor
     from ${rows}

@@ -47,8 +47,12 @@ function random(seed: number): (below: number) => number {
  * The list order as the API documents it, written here from the documentation
  * rather than taken from the server: each key ascending or descending, empty
  * values last ascending and first descending, then id in the direction of the
- * last key. Names and statuses are plain ASCII, which every collation orders alike.
+ * last key. Names are plain ASCII, which every collation orders alike; a status
+ * sorts by its place among the field's options (a picklist's defined order).
  */
+const statusOptions = ['Prospect', 'Active', 'Portfolio', 'Exited', 'Passed'];
+const statusPlace = (status: string | null) => (status === null ? null : statusOptions.indexOf(status));
+
 function comparator(sort: string): (a: Company, b: Company) => number {
   const keys = sort
     .split(',')
@@ -56,8 +60,8 @@ function comparator(sort: string): (a: Company, b: Company) => number {
   if (keys.at(-1)?.field !== 'id') keys.push({ field: 'id', desc: keys.at(-1)?.desc ?? false });
   return (a, b) => {
     for (const { field, desc } of keys) {
-      const x = a[field];
-      const y = b[field];
+      const x = field === 'status' ? statusPlace(a.status) : a[field];
+      const y = field === 'status' ? statusPlace(b.status) : b[field];
       if (x === y) continue;
       if (x === null) return desc ? -1 : 1;
       if (y === null) return desc ? 1 : -1;

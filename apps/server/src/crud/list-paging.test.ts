@@ -1,3 +1,4 @@
+import { companyStages } from '@data-platform/shared/entities/picklists';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, adminClient, errorOf, factories, type Row } from '../testing/factories.ts';
@@ -42,13 +43,15 @@ afterAll(async () => server?.close());
 /**
  * The ids in the order the API promises: each key ascending or descending,
  * empty values last ascending and first descending, id breaking ties in the
- * direction of the last key. Money sorts by its amount.
+ * direction of the last key. Money sorts by its amount, a picklist (stage) by
+ * its value's place among the field's options.
  */
 function expectedOrder(sort: string): number[] {
   const keys = sort.split(',').map((k) => ({ field: k.replace(/^-/, ''), desc: k.startsWith('-') }));
   keys.push({ field: 'id', desc: keys.at(-1)?.desc ?? false });
   const value = (row: Row, field: string) => {
     const v = row[field];
+    if (field === 'stage' && typeof v === 'string') return companyStages.indexOf(v as (typeof companyStages)[number]);
     return v !== null && typeof v === 'object' ? (v as { amount: number }).amount : (v as string | number | null);
   };
   return [...rows]

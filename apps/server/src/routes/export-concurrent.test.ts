@@ -43,13 +43,16 @@ interface Company {
 
 /**
  * The documented order of `sort=-status,name` (not taken from the server):
- * status descending with empty ones first, then name, then id ascending.
+ * status descending (by its place among the field's options, a picklist's
+ * defined order) with empty ones first, then name, then id ascending.
  */
+const statusOptions = ['Prospect', 'Active', 'Portfolio', 'Exited', 'Passed'];
+
 function compare(a: Company, b: Company): number {
   if (a.status !== b.status) {
     if (a.status === null) return -1;
     if (b.status === null) return 1;
-    return a.status < b.status ? 1 : -1;
+    return statusOptions.indexOf(a.status) < statusOptions.indexOf(b.status) ? 1 : -1;
   }
   if (a.name !== b.name) return a.name < b.name ? -1 : 1;
   return a.id - b.id;

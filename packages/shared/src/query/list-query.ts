@@ -158,6 +158,15 @@ function parseJoin(entity: EntityDescription, text: string, errors: FieldErrors)
   return specs;
 }
 
+/**
+ * True when a list can be sorted by the field: the fields marked sortable,
+ * and every reference field, which sorts by the label of the record it
+ * points to (its display field: a country's name, an owner's name).
+ */
+export function isSortable(field: FieldDescription): boolean {
+  return Boolean(field.sortable) || field.type === 'reference';
+}
+
 export function parseSort(entity: EntityDescription, text: string | undefined, errors: FieldErrors): SortKey[] {
   const keys: SortKey[] = [];
   const problems: string[] = [];
@@ -169,7 +178,7 @@ export function parseSort(entity: EntityDescription, text: string | undefined, e
     const field = part.replace(/^[-+]/, '');
     const description = knownField(entity, field);
     if (!description) problems.push(`Unknown field ${field.slice(0, 100)}`);
-    else if (!description.sortable) problems.push(`Field ${field} cannot be sorted`);
+    else if (!isSortable(description)) problems.push(`Field ${field} cannot be sorted`);
     else if (!keys.some((k) => k.field === field)) keys.push({ field, dir });
   }
   if (problems.length > 0) errors.sort = problems.join('; ');
