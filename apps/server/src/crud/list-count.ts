@@ -1,7 +1,7 @@
 import type { EntityDescription } from '@data-platform/shared/entities/entity';
 import { type CountMode, ESTIMATED_COUNT_THRESHOLD, type ListQuery } from '@data-platform/shared/query/list-query';
 import { type SQL, sql } from 'drizzle-orm';
-import type { Database } from '../db/client.ts';
+import type { Database, RowsOptions } from '../db/client.ts';
 import { type ListScope, ROOT, whereSql } from './list-compiler.ts';
 
 /**
@@ -147,6 +147,7 @@ export async function countRows(
  * - `planned` filtered: the page and the planner's estimate side by side;
  * - `estimated` filtered: the page and the estimate side by side, then the
  *   count only when the estimate is at most the threshold.
+ * `options` apply to the statement that reads the page.
  */
 export async function pageWithTotal<R extends { row: string }>(
   database: Database,
@@ -154,19 +155,22 @@ export async function pageWithTotal<R extends { row: string }>(
   query: ListQuery,
   page: SQL,
   scope?: ListScope,
+  options?: RowsOptions,
 ): Promise<{ rows: R[] } & ListTotal> {
   const mode = query.count;
-  if (!mode) return { rows: await database.rows<R>(page), total: null, totalExact: null };
+  if (!mode) return { rows: await database.rows<R>(page, undefined, options), total: null, totalExact: null };
   const columns = totalColumnsSql(entity, query, mode, scope);
   if (!columns) {
     const estimate = plannedRows(database, entity, query, scope);
     // Heard now, so that a failing page does not leave it unhandled; awaited below.
     estimate.catch(() => undefined);
-    const rows = await database.rows<R>(page);
+    const rows = await database.rows<R>(page, undefined, options);
     return { rows, ...(await totalFromPlan(database, entity, query, mode, scope, estimate)) };
   }
   const found = await database.rows<R & TotalColumns>(
     sql`select p.*, c.total, c.exact from (select ${columns}) c left join (${page}) p on true`,
+    undefined,
+    options,
   );
   const rows = found.filter((r) => r.row !== null);
   return { rows, ...(totalOf(found[0]) ?? (await totalFromPlan(database, entity, query, mode, scope))) };

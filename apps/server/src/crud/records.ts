@@ -50,6 +50,18 @@ export interface ListPage extends ListTotal {
   nextCursor: string | null;
 }
 
+/**
+ * Whether a list's statement may run prepared, its plan kept and, after five
+ * runs, made generic: only lists whose rows do not depend on values the
+ * caller picks (no filter, search or scope), so that one plan is right for
+ * every run: the first page, cursor and offset pages of a whole table in any
+ * order. A filter's or search's values can match a few rows or most of them,
+ * and each run is planned for its own (docs/decisions/0021).
+ */
+function repeatsItsPlan(query: ListQuery, scope?: ListScope): boolean {
+  return !query.where && !query.q && !scope;
+}
+
 /** One page of a list, with the total its query asks for (none unless `count`) and the cursor of the next page. */
 export async function listRecords(
   database: Database,
@@ -64,6 +76,7 @@ export async function listRecords(
     query,
     listSql(entity, query, cursorValues, scope),
     scope,
+    { prepare: repeatsItsPlan(query, scope) },
   );
   const hasMore = rows.length > query.pageSize;
   const page = hasMore ? rows.slice(0, query.pageSize) : rows;

@@ -25,9 +25,11 @@ export interface RowsOptions {
   /**
    * Run as a named (prepared) statement: PostgreSQL plans it once per
    * connection and then reuses the plan (a generic one, after five runs, when
-   * it costs no more than the custom ones). For the few statement shapes that
-   * run on most requests (the session lookup, a get by id); only with the default executor,
-   * not in a transaction. Does nothing on PGlite.
+   * it costs no more than the custom ones). For the statement shapes that
+   * run on most requests and whose right plan does not depend on the values
+   * bound (the session lookup, a get by id, a list without filter or search:
+   * docs/decisions/0021); only with the default executor, not in a
+   * transaction. Does nothing on PGlite.
    */
   prepare?: boolean;
 }
