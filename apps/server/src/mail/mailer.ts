@@ -6,6 +6,7 @@ import i18next, { type i18n } from 'i18next';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Config } from '../config.ts';
 import type { Database, Executor } from '../db/client.ts';
+import { currentAcceptLanguage, languageOfHeader } from './request-language.ts';
 
 export type MailTemplate = 'invitation' | 'passwordReset' | 'accessApproved' | 'accessRejected';
 export const mailLanguages = ['en', 'fr'] as const;
@@ -13,7 +14,9 @@ export const mailLanguages = ['en', 'fr'] as const;
 export interface MailMessage {
   to: string;
   template: MailTemplate;
-  values: Record<string, string | number>;
+  /** Dates are written in the mail's language; a built-in role's name (`role`) is translated. */
+  values: Record<string, string | number | Date>;
+  /** The recipient's language when known; else the one the current request asks for (Accept-Language), else English. */
   language?: string;
 }
 
@@ -54,9 +57,21 @@ export async function createMailer(config: Config, database: Database, log: Fast
   const transport: Transporter | undefined = config.smtpUrl ? nodemailer.createTransport(config.smtpUrl) : undefined;
   return {
     async send({ to, template, values, language }, executor) {
-      const t = translator.getFixedT(language ?? 'en');
-      const subject = t(`${template}.subject`, values);
-      const text = `${t(`${template}.text`, values)}\n\n${t('signature')}\n`;
+      const chosen = language ?? languageOfHeader(currentAcceptLanguage(), mailLanguages) ?? 'en';
+      const t = translator.getFixedT(chosen);
+      const dates = new Intl.DateTimeFormat(chosen, { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' });
+      const shown = Object.fromEntries(
+        Object.entries(values).map(([name, value]) => [
+          name,
+          value instanceof Date
+            ? `${dates.format(value)} UTC`
+            : name === 'role'
+              ? t(`roles.${value}`, { defaultValue: String(value) })
+              : value,
+        ]),
+      );
+      const subject = t(`${template}.subject`, shown);
+      const text = `${t(`${template}.text`, shown)}\n\n${t('signature')}\n`;
       if (transport) {
         await transport.sendMail({ from: config.mailFrom, to, subject, text });
         log.info({ to, subject }, 'mail sent');

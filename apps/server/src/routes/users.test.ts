@@ -303,7 +303,6 @@ describe('users API', () => {
     };
     expectLast(await admin.patch(`/api/v1/users/${adminId}`, { roleId: roleIds.Viewer }, Number(version)));
     expectLast(await admin.patch(`/api/v1/users/${adminId}`, { status: 'disabled' }, Number(version)));
-    expectLast(await admin.delete(`/api/v1/users/${adminId}`));
     expect((await admin.get('/api/v1/auth/me')).body).toMatchObject({
       status: 'active',
       role: { name: 'Administrator' },
@@ -320,7 +319,22 @@ describe('users API', () => {
     const third = await invitedUser(accounts, roleIds.Administrator);
     const thirdVersion = Number((await userRow(third.id)).version);
     expect((await admin.patch(`/api/v1/users/${third.id}`, { status: 'disabled' }, thirdVersion)).status).toBe(200);
-    expectLast(await admin.delete(`/api/v1/users/${adminId}`));
+    expectLast(await admin.patch(`/api/v1/users/${adminId}`, { status: 'disabled' }, Number(version)));
+  });
+
+  it('nobody deletes their own account (409 self_delete), administrator or not', async () => {
+    const own = await admin.delete(`/api/v1/users/${adminId}`);
+    expect(own.status, JSON.stringify(own.body)).toBe(409);
+    expect(errorOf(own)).toMatchObject({ code: 'self_delete', message: 'You cannot delete your own account' });
+    // A second administrator is no reason to allow it.
+    const other = await invitedUser(accounts, roleIds.Administrator);
+    const theirs = await other.api.delete(`/api/v1/users/${other.id}`);
+    expect(theirs.status, JSON.stringify(theirs.body)).toBe(409);
+    expect(errorOf(theirs).code).toBe('self_delete');
+    expect((await other.api.get('/api/v1/auth/me')).body).toMatchObject({ id: other.id, status: 'active' });
+    expect((await admin.get('/api/v1/auth/me')).body).toMatchObject({ status: 'active' });
+    // Another's account, even an administrator's, can be deleted (and the later tests count administrators).
+    expect((await admin.delete(`/api/v1/users/${other.id}`)).status).toBe(204);
   });
 
   it('deleting a user keeps the row as "Deleted user", so their records still name someone', async () => {

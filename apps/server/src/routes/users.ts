@@ -6,17 +6,21 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { approveAccessRequest, rejectAccessRequest } from '../domain/access-requests.ts';
 import type { CommandContext } from '../domain/context.ts';
+import { conflict } from '../domain/errors.ts';
 import { inviteUser, resendInvitation } from '../domain/invitations.ts';
 import { changeUser, deleteUser } from '../domain/user-changes.ts';
 import { errorBodySchema } from '../http/errors.ts';
 import { idParamsSchema, versionFromIfMatch } from '../http/record-params.ts';
 import { sendRecord } from '../http/record-replies.ts';
 import { requesterOf } from '../http/requester.ts';
+import { installMailLanguage } from '../mail/request-language.ts';
 
 const rightsRule = ' Only on a user whose role holds no permission you lack (403 otherwise).';
 
 /** Invitations, access request decisions, and changes to users (all need users:manage): parse, command, reply. */
 export function registerUserRoutes(app: FastifyInstance, context: CommandContext): void {
+  // Mails in the language the request asks for (see the request to move this beside createMailer in http/app.ts).
+  installMailLanguage(app);
   const api = app.withTypeProvider<ZodTypeProvider>();
   const tags = [users.labelPlural];
   const manage = { permission: 'users:manage' as const };
@@ -106,12 +110,17 @@ export function registerUserRoutes(app: FastifyInstance, context: CommandContext
     schema: {
       tags,
       summary: 'Delete a user',
-      description: `Signs the user out everywhere and removes their sign-in; the row stays as "Deleted user" so that the records they created or own still name someone.${rightsRule}`,
+      description: `Signs the user out everywhere and removes their sign-in; the row stays as "Deleted user" so that the records they created or own still name someone. One's own account cannot be deleted (409 \`self_delete\`).${rightsRule}`,
       params: idParamsSchema,
       response: { 204: z.null(), 403: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema },
     },
     handler: async (request, reply) => {
-      await deleteUser(context, requesterOf(request), { userId: request.params.id });
+      const requester = requesterOf(request);
+      // Deleting oneself would sign the deleter out mid-task and could leave no one to undo it.
+      if (request.params.id === requester.actor.userId) {
+        throw conflict('You cannot delete your own account', undefined, 'self_delete');
+      }
+      await deleteUser(context, requester, { userId: request.params.id });
       return reply.code(204).send(null);
     },
   });
