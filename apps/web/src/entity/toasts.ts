@@ -24,6 +24,11 @@ export function notify(show: (toast: typeof Toast) => void): void {
   void loadToasts().then(show);
 }
 
+/** Takes every message down, if any was ever shown (react-toastify is not loaded for this). */
+export function dismissToasts(): void {
+  void loading?.then((toast) => toast.dismiss());
+}
+
 const subscribe = (listener: () => void) => {
   listeners.add(listener);
   return () => listeners.delete(listener);

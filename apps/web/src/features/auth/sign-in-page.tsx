@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { notify } from '../../entity/toasts.ts';
+import { failureMessage } from '../../i18n/failure-message.ts';
 import { useLocalizedPath } from '../../i18n/use-localized-path.ts';
 import { endSession, login } from '../../store/auth-slice.ts';
 import { useAppDispatch, useAppSelector } from '../../store/hooks.ts';
@@ -16,7 +17,7 @@ export function safeRedirect(target: string | null): string | undefined {
 }
 
 export function SignInPage() {
-  const { t } = useTranslation(['auth', 'common']);
+  const { t, i18n } = useTranslation(['auth', 'common']);
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const localized = useLocalizedPath();
@@ -40,7 +41,8 @@ export function SignInPage() {
       await navigate(safeRedirect(params.get('redirect')) ?? localized('/'), { replace: true });
       return undefined;
     }
-    setFailure(result.payload?.message ?? t('errors:unexpected'));
+    // Said here only: the notifications leave a failed sign-in to this form.
+    setFailure(result.payload ? failureMessage(result.payload, t, i18n.resolvedLanguage) : t('errors:unexpected'));
     return result.payload;
   });
 
