@@ -26,7 +26,9 @@ const samples: Record<FieldType, (field: FieldDescription, n: number) => unknown
   integer: (field, n) => within(field, n),
   decimal: (field, n) => within(field, n + 0.5),
   percent: (field, n) => within(field, (n % 100) + 0.25),
-  year: (_, n) => 1900 + (n % 300),
+  multiple: (field, n) => within(field, (n % 50) + 0.25),
+  // A year that cannot be in the future stays in the past.
+  year: (field, n) => 1900 + (n % (field.notFuture ? 100 : 300)),
   money: (_, n) => ({ amount: n + 0.75, currency: 'USD' }),
   amount: (field, n) => within(field, n + 0.125),
   currency: () => 'USD',

@@ -153,7 +153,7 @@ export function FilesPanel({ resource, id }: { resource: string; id: number }) {
                   </Table.Td>
                   <Table.Td>
                     <Text size="xs" c="dimmed">
-                      {t('files.size', { size: format.compact(Number(file.size)) })}
+                      {format.fileSize(Number(file.size))}
                     </Text>
                   </Table.Td>
                   <Table.Td>

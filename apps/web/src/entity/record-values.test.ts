@@ -12,6 +12,8 @@ import {
   formFields,
   formValuesOf,
   joinPhone,
+  normalizePhoneCode,
+  phoneCodeOptions,
   referenceJoins,
   splitPhone,
   toApiValue,
@@ -147,6 +149,24 @@ describe('phone numbers', () => {
     expect(joinPhone('+33', '1 23 45')).toBe('+33 1 23 45');
     expect(joinPhone('+33', '')).toBe('');
     expect(joinPhone('+33', '+44 20')).toBe('+44 20');
+  });
+
+  it('offer country codes normalized, each with its country, never one starting with 0', () => {
+    expect(normalizePhoneCode('+1-242')).toBe('+1 242');
+    expect(normalizePhoneCode('55')).toBe('+55');
+    expect(normalizePhoneCode('+1-809 and 1-829')).toBe('+1 809');
+    expect(normalizePhoneCode('+0055')).toBe('');
+    const options = phoneCodeOptions([
+      { id: 3, name: 'Brazil', phoneCode: '+55' },
+      { id: 1, name: 'Bahamas', phoneCode: '+1-242' },
+      { id: 2, name: 'Bouvet Island', phoneCode: '+0055' },
+    ]);
+    expect(options).toEqual([
+      { value: '1', label: '+1 242 Bahamas', code: '+1 242' },
+      { value: '3', label: '+55 Brazil', code: '+55' },
+    ]);
+    // A number stored with the code as the data set wrote it splits on the normalized code.
+    expect(splitPhone('+1-242 555 0100', ['+1', '+1 242'])).toEqual({ code: '+1 242', number: '555 0100' });
   });
 });
 

@@ -100,7 +100,7 @@ export function referenceJoins(entity: EntityDescription): string[] {
 
 /** Splits a stored phone number into the country code it starts with and the rest. */
 export function splitPhone(value: string, codes: readonly string[]): { code: string; number: string } {
-  const text = value.trim();
+  const text = normalizePhoneStart(value);
   const code = [...codes].filter((c) => c && text.startsWith(c)).sort((a, b) => b.length - a.length)[0];
   return code ? { code, number: text.slice(code.length).trim() } : { code: '', number: text };
 }
@@ -111,3 +111,38 @@ export function joinPhone(code: string, number: string): string {
   if (!rest) return '';
   return code && !rest.startsWith('+') ? `${code} ${rest}` : rest;
 }
+
+/**
+ * A country calling code as people write it: `+1-242` → `+1 242`, `55` →
+ * `+55`; none for what no code can be (`+0055`: codes never start with 0).
+ */
+export function normalizePhoneCode(code: string | null | undefined): string {
+  const found = /^\+?(\d+)(?:[-\s](\d+))?/.exec((code ?? '').trim());
+  if (!found?.[1] || found[1].startsWith('0')) return '';
+  return found[2] ? `+${found[1]} ${found[2]}` : `+${found[1]}`;
+}
+
+export interface PhoneCountry {
+  id: number | string;
+  name: string;
+  phoneCode: string | null;
+}
+
+/** One choice of a phone's country code: the country (`value`, its id) and its code, read `+55 Brazil`. */
+export interface PhoneCodeOption {
+  value: string;
+  label: string;
+  code: string;
+}
+
+/** The countries' calling codes, normalized, each with its country's name, by name. */
+export function phoneCodeOptions(countries: readonly PhoneCountry[]): PhoneCodeOption[] {
+  return countries
+    .map((country) => ({ country, code: normalizePhoneCode(country.phoneCode) }))
+    .filter(({ code }) => code !== '')
+    .sort((a, b) => a.country.name.localeCompare(b.country.name))
+    .map(({ country, code }) => ({ value: String(country.id), label: `${code} ${country.name}`, code }));
+}
+
+/** A stored number's code as the options write it (`+1-242 555` → `+1 242 555`), the rest as it is. */
+export const normalizePhoneStart = (value: string) => value.trim().replace(/^\+0*(\d+)-(\d+)/, '+$1 $2');

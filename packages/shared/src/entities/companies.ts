@@ -45,7 +45,7 @@ export const companies = defineEntity({
       sortable: true,
     },
     ...headquarters,
-    foundedYear: { type: 'year', label: 'Founded', filterable: true, sortable: true },
+    foundedYear: { type: 'year', label: 'Founded', notFuture: true, filterable: true, sortable: true },
     employees: { type: 'integer', label: 'Employees', min: 0, filterable: true, sortable: true },
     revenue: { type: 'money', label: 'Revenue', filterable: true, sortable: true },
     totalRaised: { type: 'money', label: 'Total raised', filterable: true, sortable: true },

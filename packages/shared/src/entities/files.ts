@@ -26,7 +26,15 @@ export const files = defineEntity({
       filterable: true,
       maxLength: 255,
     },
-    size: { type: 'integer', label: 'Size', required: true, sortable: true, filterable: true, serverOwned: true },
+    size: {
+      type: 'integer',
+      label: 'Size',
+      unit: 'byte',
+      required: true,
+      sortable: true,
+      filterable: true,
+      serverOwned: true,
+    },
     contentType: {
       type: 'text',
       label: 'Content type',

@@ -39,7 +39,7 @@ export const firms = defineEntity({
     domain: domainFromWebsite,
     ...headquarters,
     aum: { type: 'money', label: 'AUM', filterable: true, sortable: true },
-    foundedYear: { type: 'year', label: 'Founded', filterable: true, sortable: true },
+    foundedYear: { type: 'year', label: 'Founded', notFuture: true, filterable: true, sortable: true },
     description: { type: 'longText', label: 'Description', filterable: true },
     strategies: { type: 'multiSelect', label: 'Strategies', options: fundStrategies, filterable: true },
   },

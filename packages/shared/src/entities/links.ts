@@ -52,6 +52,13 @@ export const dealInvestors = linkCollection(
   deal,
   ['investorId', 'investors', 'Investor'],
   {
-    commitment: { type: 'money', label: 'Commitment', filterable: true, sortable: true },
+    commitment: {
+      type: 'money',
+      label: 'Commitment',
+      filterable: true,
+      sortable: true,
+      // A new commitment is in its deal's currency unless the user picks another.
+      currencyFrom: { field: 'dealId', to: 'deals', money: 'amount' },
+    },
   },
 );

@@ -77,8 +77,8 @@ export interface WidgetSpec {
   decimals?: boolean;
   /** number: digits grouped by thousands in inputs (default true). */
   grouping?: boolean;
-  /** number: how a value reads, `1 234.5`, `12.5 %`, or as it is (a year). Default 'number'. */
-  display?: 'number' | 'percent' | 'plain';
+  /** number: how a value reads, `1 234.5`, `12.5 %`, `4.20x`, or as it is (a year). Default 'number'. */
+  display?: 'number' | 'percent' | 'multiple' | 'plain';
   /** number: the input's bounds when the type has its own (a year's); otherwise the field's min and max. */
   min?: number;
   max?: number;

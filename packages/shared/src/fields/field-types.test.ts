@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { localizeFieldMessage, ruleMessage } from './field-messages.ts';
 import type { Cell, FormValue } from './field-type-module.ts';
 import {
   arrayTypes,
@@ -133,6 +134,17 @@ const examples: Record<FieldType, Examples> = {
     cells: [['1 234.5', 1234.5]],
     exports: [[1.25, [1.25]]],
     forms: [[1.25, 1.25, 1.25]],
+  },
+  multiple: {
+    valid: [4.2, 0],
+    invalid: ['4.2x', Number.NaN],
+    filters: [
+      ['4.2', 4.2],
+      ['abc', undefined],
+    ],
+    cells: [['1.35', 1.35]],
+    exports: [[4.2, [4.2]]],
+    forms: [[4.2, 4.2, 4.2]],
   },
   percent: {
     valid: [12.5],
@@ -341,6 +353,7 @@ describe('the field type registry', () => {
       'decimal',
       'integer',
       'money',
+      'multiple',
       'percent',
       'rating',
       'reference',
@@ -448,11 +461,45 @@ describe('refusals name what is wrong', () => {
 
   it('a number out of its bounds says the bound, not the type', () => {
     const employees: FieldDescription = { type: 'integer', label: 'Employees', min: 0, max: 1000 };
-    expect(message(employees, -1)).toBe('At least 0');
-    expect(message(employees, 1001)).toBe('At most 1000');
-    expect(message(employees, 'many')).toBe('Expected a whole number');
-    expect(message({ type: 'decimal', label: 'Share', min: 0 }, -0.5)).toBe('At least 0');
-    expect(message({ type: 'year', label: 'Founded' }, 1700)).toBe('Expected a year from 1800 to 2200');
+    const rule = 'Employees must be a whole number from 0 to 1,000';
+    expect(message(employees, -1)).toBe(rule);
+    expect(message(employees, 1001)).toBe(rule);
+    expect(message(employees, 2.5)).toBe(rule);
+    expect(message(employees, 'many')).toBe(rule);
+    expect(message({ type: 'decimal', label: 'Share', min: 0 }, -0.5)).toBe('Share must be a number of 0 or more');
+    expect(message({ type: 'year', label: 'Vintage' }, 1700)).toBe('Vintage must be a year from 1800 to 2200');
+  });
+
+  it('say what the field takes, from its description, in English and French', () => {
+    const employees: FieldDescription = { type: 'integer', label: 'Employees', min: 0 };
+    expect(message(employees, -5)).toBe('Employees must be a whole number of 0 or more');
+    expect(ruleMessage(employees, 'fr', 'Employés')).toBe('Employés doit être un nombre entier supérieur ou égal à 0');
+    expect(ruleMessage({ type: 'percent', label: 'Net IRR %', min: -100, max: 10_000 }, 'fr', 'TRI net %')).toBe(
+      'TRI net % doit être un pourcentage entre -100 et 10\u202f000',
+    );
+    expect(ruleMessage({ type: 'text', label: 'Name' })).toBeUndefined();
+    // The server's English message, shown in French under the form's input.
+    expect(localizeFieldMessage(message(employees, -5), employees, 'fr-FR', 'Employés')).toBe(
+      'Employés doit être un nombre entier supérieur ou égal à 0',
+    );
+    expect(localizeFieldMessage('Required', employees, 'fr', 'Employés')).toBe('Required');
+  });
+
+  it('a founded year cannot be in the future, read from the clock when checking', () => {
+    const founded: FieldDescription = { type: 'year', label: 'Founded', notFuture: true };
+    const schema = valueSchema(founded);
+    const thisYear = new Date().getUTCFullYear();
+    expect(schema.safeParse(thisYear).success).toBe(true);
+    expect(schema.safeParse(thisYear + 1).error?.issues[0]?.message).toBe(
+      `Founded must be a year from 1800 to ${thisYear}`,
+    );
+    vi.useFakeTimers({ now: new Date(`${thisYear + 2}-06-01T00:00:00Z`) });
+    try {
+      // The same schema, built before: next year is no longer in the future.
+      expect(schema.safeParse(thisYear + 1).success).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('a web address with the NUL character is refused as such (PostgreSQL cannot store it)', () => {

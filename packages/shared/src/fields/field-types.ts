@@ -11,6 +11,7 @@ import { integer } from './types/integer.ts';
 import { longText } from './types/long-text.ts';
 import { money } from './types/money.ts';
 import { multiSelect } from './types/multi-select.ts';
+import { multiple } from './types/multiple.ts';
 import { percent } from './types/percent.ts';
 import { phone } from './types/phone.ts';
 import { rating } from './types/rating.ts';
@@ -50,6 +51,7 @@ const modules = {
   integer,
   decimal,
   percent,
+  multiple,
   year,
   money,
   amount,
@@ -141,6 +143,16 @@ export interface FieldDescription {
   currencyField?: string;
   min?: number;
   max?: number;
+  /** number: what the number counts, when the value reads with its unit (a file's size: "3 MB"). */
+  unit?: 'byte';
+  /** year: cannot be after this year (checked against the clock when a value is validated). */
+  notFuture?: boolean;
+  /**
+   * money: a new value's currency is the one of the money field `money` of the
+   * `to` record the sibling field `field` picks (a commitment's, its deal's
+   * amount's), while the user has not picked one.
+   */
+  currencyFrom?: { field: string; to: string; money: string };
   /** text: maximum length (default by type). */
   maxLength?: number;
   /** Help text shown under the field's label in forms. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { boundsOf, ruleMessage } from './field-messages.ts';
 import type { FieldDescription } from './field-types.ts';
 import { fieldTypeModule } from './field-types.ts';
 
@@ -24,13 +25,21 @@ const finite = z.number({ error: 'Expected a number' }).finite();
 const withoutNul = /^[^\0]*$/;
 const nulMessage = 'Cannot contain the NUL character';
 
-/** The field's own bounds on a number. */
-function bounded(schema: z.ZodNumber, field: FieldDescription): z.ZodNumber {
-  let s = schema;
-  // Own messages: a type's error (`Expected a whole number`) would otherwise stand for its bounds too.
-  if (field.min !== undefined) s = s.min(field.min, `At least ${field.min}`);
-  if (field.max !== undefined) s = s.max(field.max, `At most ${field.max}`);
-  return s;
+/**
+ * A number of the field: of its type (`whole`: an integer), within its
+ * bounds. A year that cannot be in the future ends this year, read from the
+ * clock when a value is checked, not when the schema was built. Every
+ * refusal says what the field takes, derived from its description
+ * (field-messages.ts): "Employees must be a whole number of 0 or more".
+ */
+function fieldNumber(field: FieldDescription, whole: boolean): z.ZodType<number> {
+  const message = () => ruleMessage(field) ?? 'Expected a number';
+  const { min, max } = boundsOf({ ...field, notFuture: false });
+  let s = z.number({ error: message }).finite({ error: message });
+  if (whole) s = s.int({ error: message });
+  if (min !== undefined) s = s.min(min, { error: message });
+  if (max !== undefined) s = s.max(max, { error: message });
+  return field.notFuture ? s.refine((value) => value <= (boundsOf(field).max ?? value), { error: message }) : s;
 }
 
 /** Trimmed text of at most the field's length (or the type's), without NUL; required means not blank. */
@@ -67,7 +76,7 @@ const schemaKit = {
   finite,
   withoutNul,
   nulMessage,
-  bounded,
+  fieldNumber,
   textSchema,
   numberText,
   optionsSchema,

@@ -37,11 +37,13 @@ function stars(value: unknown, count: number) {
   );
 }
 
-/** A number, in the language's format (or as it is: a year). */
+/** A number, in the language's format: a percentage, a multiple (`4.20x`), a size (`3 MB`), or as it is (a year). */
 const numberCell: Cell = (value, { field, format }) => {
   const display = fieldTypeModule(field.type).widget.display ?? 'number';
   if (display === 'plain') return String(value);
-  return display === 'percent' ? format.percent(Number(value)) : format.number(Number(value));
+  if (display === 'percent') return format.percent(Number(value));
+  if (display === 'multiple') return format.multiple(Number(value));
+  return field.unit === 'byte' ? format.fileSize(Number(value)) : format.number(Number(value));
 };
 
 const cells: Record<WidgetName, Cell> = {

@@ -16,7 +16,7 @@ function CurrencyControl(props: ControlProps) {
   );
 }
 
-/** A currency code picked from the currencies the platform knows. */
+/** A currency picked from the currencies the platform knows, each read with its name (`USD · US Dollar`). */
 export const currencyWidget: FieldWidget = {
   Control: CurrencyControl,
   Filter: TextFilter,

@@ -13,7 +13,7 @@ export const exactNumber = {
   ops: numberOps,
   filterChoices: rangeChoices,
   sortable: true,
-  valueSchema: (field, { bounded, finite }) => bounded(finite, field),
+  valueSchema: (field, { fieldNumber }) => fieldNumber(field, false),
   filterValueSchema: (_field, { numberText }) => numberText('Expected a number', (n) => n.finite()),
   importCell: cellNumber,
   exportCells: (value) => [plainCell(value)],

@@ -11,7 +11,7 @@ export const integer = defineFieldType({
   filterChoices: rangeChoices,
   sortable: true,
   customizable: true,
-  valueSchema: (field, { z, bounded }) => bounded(z.number({ error: 'Expected a whole number' }).int(), field),
+  valueSchema: (field, { fieldNumber }) => fieldNumber(field, true),
   filterValueSchema: (_field, { numberText }) => numberText('Expected a whole number', (n) => n.int()),
   importCell: cellNumber,
   exportCells: (value) => [plainCell(value)],

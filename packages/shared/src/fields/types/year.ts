@@ -1,8 +1,6 @@
+import { FIRST_YEAR, LAST_YEAR } from '../field-messages.ts';
 import { defineFieldType } from '../field-type-module.ts';
 import { cellNumber, numberForm, numberOps, plainCell, rangeChoices } from '../field-type-parts.ts';
-
-const FIRST_YEAR = 1800;
-const LAST_YEAR = 2200;
 
 /** A calendar year (a founding year, a fund's vintage). */
 export const year = defineFieldType({
@@ -14,12 +12,7 @@ export const year = defineFieldType({
   filterChoices: rangeChoices,
   sortable: true,
   customizable: false,
-  valueSchema: (_field, { z }) =>
-    z
-      .number({ error: 'Expected a year' })
-      .int()
-      .min(FIRST_YEAR, `Expected a year from ${FIRST_YEAR} to ${LAST_YEAR}`)
-      .max(LAST_YEAR, `Expected a year from ${FIRST_YEAR} to ${LAST_YEAR}`),
+  valueSchema: (field, { fieldNumber }) => fieldNumber(field, true),
   filterValueSchema: (_field, { numberText }) => numberText('Expected a whole number', (n) => n.int()),
   importCell: cellNumber,
   exportCells: (value) => [plainCell(value)],
