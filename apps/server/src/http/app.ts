@@ -3,7 +3,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, LogController } from 'fastify';
 import {
   jsonSchemaTransform,
   jsonSchemaTransformObject,
@@ -61,7 +61,7 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
           },
     // A line per request only when asked (LOG_REQUESTS, or LOG_LEVEL debug): at info the log holds starts,
     // warnings and errors, not megabytes of requests an hour.
-    disableRequestLogging: !config.logRequests,
+    logController: new LogController({ disableRequestLogging: !config.logRequests }),
     bodyLimit: config.maxBodyBytes,
     routerOptions: { maxParamLength: 200 },
     genReqId: () => crypto.randomUUID(),
