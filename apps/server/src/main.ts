@@ -1,17 +1,22 @@
 import path from 'node:path';
 import pino from 'pino';
 import { configFromEnv } from './config.ts';
+import { boxed } from './console-box.ts';
 import { openDatabase } from './db/client.ts';
 import { bootstrapAccounts } from './domain/bootstrap.ts';
 import { buildApp } from './http/app.ts';
+import { humanLogStream } from './log-lines.ts';
 import { seedDemoIfEmpty } from './seed/demo.ts';
+import { claimDataDir } from './server-pid.ts';
 
 /** How long a stop waits for the requests in progress before it ends them. */
 const STOP_LIMIT_MS = 20_000;
 
 const config = configFromEnv();
+/** Short lines for people (LOG_FORMAT=text, the default), or pino's JSON lines for a log collector. */
+const stream = config.logFormat === 'json' ? process.stdout : humanLogStream(process.stdout);
 /** What happens outside a request: waiting for the database, connections lost, stopping. */
-const log = pino({ level: config.logLevel });
+const log = pino({ level: config.logLevel }, stream);
 
 // A promise that fails with nobody awaiting it has no request to answer; Node
 // would end the process, and every other user's request with it. Log it and serve on.
@@ -24,20 +29,29 @@ const database = await openDatabase({
   log: { warn: (message) => log.warn(message) },
 });
 const firstAdmin = await bootstrapAccounts(database, config);
-const app = await buildApp({ config, database });
+const app = await buildApp({ config, database, logger: { level: config.logLevel, stream } });
 if (config.seedDemo) await seedDemoIfEmpty(database, app.log);
 // The address actually bound: PORT=0 picks a free port.
 const url = await app.listen({ port: config.port, host: config.host });
+claimDataDir(config.dataDir);
 
+// The last thing a start prints, in a box: the sign-in (with the one-time password of a first start).
 const signIn = firstAdmin
-  ? `Sign in as ${firstAdmin.email} with ${
+  ? [
+      `Sign in as ${firstAdmin.email}`,
       firstAdmin.generatedPassword
-        ? `the password ${firstAdmin.generatedPassword} (generated now and shown only this once; change it after signing in)`
-        : 'the password from ADMIN_PASSWORD'
-    }.`
-  : 'Sign in with your account (the first administrator was created on the first start).';
+        ? `with the password ${firstAdmin.generatedPassword}`
+        : 'with the password from ADMIN_PASSWORD.',
+      ...(firstAdmin.generatedPassword ? ['(generated now, shown only this once: change it after signing in).'] : []),
+    ]
+  : ['Sign in with your account. Lost password: npm run admin:reset -- --email <you>'];
 process.stdout.write(
-  `\nData Platform is ready on ${url} (database: ${database.kind}).\n${signIn}\nAPI reference: ${url}/api/docs\n\n`,
+  `\n${boxed([
+    `Data Platform is ready on ${url} (database: ${database.kind}).`,
+    ...signIn,
+    `API reference: ${url}/api/docs`,
+    'Stop: Ctrl+C (finishes the requests in progress first).',
+  ])}\n\n`,
 );
 
 /**
