@@ -1,3 +1,4 @@
+import { recordName } from '@data-platform/shared/entities/record-name';
 import { Modal, Stack } from '@mantine/core';
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -48,7 +49,7 @@ function CreateForm({ resource, onClose, presets, onCreated }: CreateProps) {
     }
     done.current = true;
     form.reset(form.getValues());
-    toast.success(t('create.created', { name: String(result.data[entity.display] ?? result.data.id) }));
+    toast.success(t('create.created', { name: recordName(entity, result.data) }));
     if (onCreated) onCreated(result.data);
     else navigate(localized(recordPath(resource, result.data.id, 'show') ?? '/'));
   });

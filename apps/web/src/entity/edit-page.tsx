@@ -1,4 +1,5 @@
 import { referenceRelationName } from '@data-platform/shared/entities/entity';
+import { recordName } from '@data-platform/shared/entities/record-name';
 import { Alert, Button, Card, Group, Loader, Modal, Stack, Table, Text, Title } from '@mantine/core';
 import { useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -51,10 +52,12 @@ function RecordEditor({ resource, id, onDone }: { resource: string; id: number; 
   const { entity, ready } = useEntity(resource);
   const join = useMemo(() => referenceJoins(entity), [entity]);
   const {
-    data: record,
+    data: loaded,
     error,
     isLoading,
   } = useRecordQuery({ resource, id, join }, { skip: !Number.isSafeInteger(id), refetchOnMountOrArgChange: true });
+  // A record gone since it was read is not edited from the cache.
+  const record = error ? undefined : loaded;
   if (isLoading || !ready) return <Loader size="sm" aria-label={t('common:list.loading')} />;
   if (!record) {
     return (
@@ -94,7 +97,7 @@ function EditForm({ resource, initial, join, onDone }: EditFormProps) {
   const [conflict, setConflict] = useState<Conflict | null>(null);
   const leaving = useRef(false);
   const showPath = localized(recordPath(resource, base.id, 'show') ?? '/');
-  const name = String(base[entity.display] ?? `#${base.id}`);
+  const name = recordName(entity, base);
 
   const leave = () => {
     leaving.current = true;

@@ -1,12 +1,11 @@
-import { ActionIcon, Button, Card, Group, Stack, Text, Textarea, Title, Typography } from '@mantine/core';
+import { ActionIcon, Button, Card, Group, Stack, Text, Textarea, Title } from '@mantine/core';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import Markdown from 'react-markdown';
 import { toast } from 'react-toastify';
 import { useFormat } from '../i18n/format.ts';
 import type { Row } from '../store/resource-slices.ts';
-import classes from './notes-panel.module.css';
+import { MarkdownBody } from './markdown-body.tsx';
 import {
   PANEL_PAGE_SIZE,
   useCreateRecordMutation,
@@ -15,18 +14,6 @@ import {
   useUpdateRecordMutation,
 } from './record-api.ts';
 import { useMay } from './record-routes.ts';
-
-/**
- * Markdown as text only: react-markdown builds React elements and drops raw
- * HTML (no `rehype-raw`), and its URL filter drops `javascript:` links.
- */
-function NoteBody({ body }: { body: string }) {
-  return (
-    <Typography fz="sm" className={classes.body}>
-      <Markdown skipHtml>{body}</Markdown>
-    </Typography>
-  );
-}
 
 const NOTES = 'notes';
 
@@ -160,7 +147,7 @@ export function NotesPanel({ resource, id }: { resource: string; id: number }) {
                 </Group>
               </Stack>
             ) : (
-              <NoteBody body={String(note.body ?? '')} />
+              <MarkdownBody text={String(note.body ?? '')} />
             )}
           </Card>
         ))}

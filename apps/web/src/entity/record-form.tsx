@@ -1,7 +1,7 @@
 import { createSchema, updateSchema } from '@data-platform/shared/entities/record-schema';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { SimpleGrid } from '@mantine/core';
-import { useMemo } from 'react';
+import { useMemo, useRef } from 'react';
 import { type Resolver, type UseFormReturn, useForm } from 'react-hook-form';
 import { useAppSelector } from '../store/hooks.ts';
 import type { ApiFailure } from '../store/http.ts';
@@ -10,6 +10,7 @@ import { AttachedToControl, attachedToPair } from './attached-to-control.tsx';
 import { useFieldLabel } from './cell-value.tsx';
 import { useEntity } from './custom-fields.ts';
 import { FieldControl, isWideControl, siblingsOf } from './field-control.tsx';
+import { useFirstFieldFocus } from './first-field-focus.ts';
 import { type ApiValues, apiValuesOf, type FormValues, formFields, formValuesOf } from './record-values.ts';
 
 export type RecordFormMode = 'create' | 'edit';
@@ -71,8 +72,10 @@ export function RecordFields({
   const fields = formFields(entity, mode);
   const siblings = siblingsOf(fields);
   const attached = attachedToPair(entity, fields);
+  const grid = useRef<HTMLDivElement>(null);
+  useFirstFieldFocus(grid);
   return (
-    <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" verticalSpacing="sm">
+    <SimpleGrid ref={grid} cols={{ base: 1, sm: 2 }} spacing="md" verticalSpacing="sm">
       {attached ? (
         <AttachedToControl
           {...attached}

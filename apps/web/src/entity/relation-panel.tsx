@@ -1,16 +1,30 @@
 import type { RelationDescription } from '@data-platform/shared/entities/entity';
 import { findEntity } from '@data-platform/shared/entities/registry';
-import { ActionIcon, Anchor, Button, Card, Group, Modal, Stack, Table, Text, Title } from '@mantine/core';
+import {
+  ActionIcon,
+  Anchor,
+  Button,
+  Card,
+  Group,
+  Modal,
+  Stack,
+  Table,
+  Text,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconPlus, IconX } from '@tabler/icons-react';
-import { useMemo } from 'react';
+import { useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { toast } from 'react-toastify';
 import { useLocalizedPath } from '../i18n/use-localized-path.ts';
 import type { Row } from '../store/resource-slices.ts';
 import { CellValue, useFieldLabel } from './cell-value.tsx';
+import { type Column, columnsOf, listParams } from './columns.ts';
 import { FieldControl, siblingsOf } from './field-control.tsx';
+import { useFirstFieldFocus } from './first-field-focus.ts';
 import {
   PANEL_PAGE_SIZE,
   useCreateRecordMutation,
@@ -22,15 +36,10 @@ import { recordPath, useMay } from './record-routes.ts';
 import { formFields } from './record-values.ts';
 
 /** The name of a related record, a link to its show page when it has one. */
-function RelatedName({ resource, row, display }: { resource: string; row: Row; display: string }) {
+function RelatedName({ resource, row, column }: { resource: string; row: Row; column: Column }) {
   const localized = useLocalizedPath();
   const path = recordPath(resource, row.id, 'show');
-  const shown = (
-    <CellValue
-      row={row}
-      column={{ name: display, field: findEntity(resource)?.fields[display] ?? { type: 'text', label: display } }}
-    />
-  );
+  const shown = <CellValue row={row} column={column} />;
   return path ? (
     <Anchor component={Link} to={localized(path)}>
       {shown}
@@ -43,7 +52,10 @@ function RelatedName({ resource, row, display }: { resource: string; row: Row; d
 /**
  * The records related to one record through a relation of its description:
  * through a link collection (with add, remove and the link's own fields such
- * as role and commitment), or owned through a foreign key (read only).
+ * as role and commitment), or owned through a foreign key (read only, with the
+ * columns its list shows first: a fund's performance by quarter with its
+ * figures). Each column has its heading; the first names the record and links
+ * to it.
  */
 export function RelationPanel({
   resource,
@@ -63,16 +75,26 @@ export function RelationPanel({
   const mayTarget = useMay(targetName ?? '');
   const mayLink = useMay(via?.name ?? '');
   const linkLabel = useFieldLabel(via?.name ?? '');
+  const targetLabel = useFieldLabel(targetName ?? '');
+  // Owned rows show the target list's default columns but the owner (it is this record), named by `display` first.
+  const columns = useMemo(() => {
+    if (!target) return [];
+    const shown =
+      description.kind === 'hasMany'
+        ? target.list.defaultShows.filter((name) => name !== description.foreignKey && name !== target.display)
+        : [];
+    return columnsOf(target, [target.display, ...shown]);
+  }, [target, description]);
   const params = useMemo<[string, string][]>(
     () =>
       target
-        ? [
-            ['select', target.display],
-            ['sort', target.display],
-            ['pageSize', PANEL_PAGE_SIZE],
-          ]
+        ? listParams(
+            columns,
+            { filters: [], sort: description.kind === 'hasMany' ? target.list.defaultSort : target.display },
+            Number(PANEL_PAGE_SIZE),
+          )
         : [],
-    [target],
+    [target, columns, description.kind],
   );
   const skip = !target || !mayTarget('read');
   // The related rows are read under the record (`contacts/7/companies`), in the record's own area.
@@ -105,34 +127,57 @@ export function RelationPanel({
           {t('relations.none')}
         </Text>
       ) : (
-        <Table verticalSpacing={4}>
-          <Table.Tbody>
-            {rows.map((row) => {
-              const link = row.link as Row | undefined;
-              return (
-                <Table.Tr key={`${row.id}:${link?.id ?? ''}`}>
-                  <Table.Td>
-                    <RelatedName resource={targetName} row={row} display={target.display} />
-                  </Table.Td>
-                  {link
-                    ? linkFields.map(([name, field]) => (
-                        <Table.Td key={name}>
-                          <Text size="sm" c="dimmed" span>
-                            <CellValue row={link} column={{ name, field }} />
-                          </Text>
-                        </Table.Td>
-                      ))
-                    : null}
-                  {link && via && mayLink('delete') ? (
-                    <Table.Td w={40}>
-                      <UnlinkButton via={via.name} linkId={link.id} name={String(row[target.display] ?? row.id)} />
-                    </Table.Td>
-                  ) : null}
-                </Table.Tr>
-              );
-            })}
-          </Table.Tbody>
-        </Table>
+        <Table.ScrollContainer minWidth={columns.length > 3 ? 640 : 0} type="native">
+          <Table verticalSpacing={4}>
+            <Table.Thead>
+              <Table.Tr>
+                {columns.map((column) => (
+                  <Table.Th key={column.name}>{targetLabel(column.name, column.field)}</Table.Th>
+                ))}
+                {linkFields.map(([name, field]) => (
+                  <Table.Th key={`link:${name}`}>{linkLabel(name, field)}</Table.Th>
+                ))}
+                {via && mayLink('delete') ? (
+                  <Table.Th w={40}>
+                    <VisuallyHidden>{t('relations.actions')}</VisuallyHidden>
+                  </Table.Th>
+                ) : null}
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {rows.map((row) => {
+                const link = row.link as Row | undefined;
+                return (
+                  <Table.Tr key={`${row.id}:${link?.id ?? ''}`}>
+                    {columns.map((column, index) => (
+                      <Table.Td key={column.name}>
+                        {index === 0 ? (
+                          <RelatedName resource={targetName} row={row} column={column} />
+                        ) : (
+                          <CellValue row={row} column={column} />
+                        )}
+                      </Table.Td>
+                    ))}
+                    {link
+                      ? linkFields.map(([name, field]) => (
+                          <Table.Td key={name}>
+                            <Text size="sm" c="dimmed" span>
+                              <CellValue row={link} column={{ name, field }} />
+                            </Text>
+                          </Table.Td>
+                        ))
+                      : linkFields.map(([name]) => <Table.Td key={name} />)}
+                    {link && via && mayLink('delete') ? (
+                      <Table.Td w={40}>
+                        <UnlinkButton via={via.name} linkId={link.id} name={String(row[target.display] ?? row.id)} />
+                      </Table.Td>
+                    ) : null}
+                  </Table.Tr>
+                );
+              })}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
       )}
       {pages.hasNextPage ? (
         <Group justify="center" mt="xs">
@@ -210,6 +255,8 @@ function AddLinkForm({
   const form = useRecordForm(via, 'create', record);
   const [create, creating] = useCreateRecordMutation(via);
   const siblings = siblingsOf(fields);
+  const first = useRef<HTMLDivElement>(null);
+  useFirstFieldFocus(first);
   const onSubmit = form.handleSubmit(async (body) => {
     const result = await create(body);
     if ('error' in result) {
@@ -221,7 +268,7 @@ function AddLinkForm({
   });
   return (
     <form onSubmit={(event) => void onSubmit(event)} noValidate>
-      <Stack>
+      <Stack ref={first}>
         {fields.map(([name, field]) => (
           <FieldControl
             key={name}

@@ -1,9 +1,10 @@
 import { isCustomizable } from '@data-platform/shared/entities/custom-fields';
+import { recordName, recordNameJoins } from '@data-platform/shared/entities/record-name';
 import { attachableEntities } from '@data-platform/shared/entities/registry';
-import { Alert, Button, Card, Group, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Card, Group, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { toast } from 'react-toastify';
@@ -37,24 +38,34 @@ export function ShowPage({ resource }: { resource: string }) {
   const navigate = useNavigate();
   const may = useMay(resource);
   const [confirming, { open: confirm, close: cancel }] = useDisclosure(false);
-  const join = useMemo(() => referenceJoins(entity), [entity]);
+  const join = useMemo(() => [...new Set([...referenceJoins(entity), ...recordNameJoins(entity)])], [entity]);
+  // Once deleted, the record is no longer read: reading it again would answer "not found" over the list it left for.
+  const [deleted, setDeleted] = useState(false);
   const {
-    data: record,
+    data: loaded,
     error,
     isLoading,
-  } = useRecordQuery({ resource, id, join }, { skip: !Number.isSafeInteger(id) });
+  } = useRecordQuery({ resource, id, join }, { skip: !Number.isSafeInteger(id) || deleted });
   const [remove, removing] = useDeleteRecordMutation(resource);
+  const listPath = localized(listPathOf(resource) ?? '/');
 
-  if (isLoading || !ready) return <Loader size="sm" aria-label={t('common:list.loading')} />;
+  if (isLoading || !ready || deleted) return <Loader size="sm" aria-label={t('common:list.loading')} />;
+  // A record read before and gone since (back to its page after a delete) is not shown from the cache.
+  const record = error ? undefined : loaded;
   if (!record) {
     return (
       <Alert color="red" role="alert" title={t('show.missingTitle')}>
-        {isApiFailure(error) ? error.message : t('show.missing')}
+        <Stack gap="xs" align="flex-start">
+          <Text size="sm">{isApiFailure(error) ? error.message : t('show.missing')}</Text>
+          <Anchor component={Link} to={listPath} size="sm">
+            {t('show.backToList', { what: t(`entities:resources.${resource}.other`) })}
+          </Anchor>
+        </Stack>
       </Alert>
     );
   }
 
-  const name = String(record[entity.display] ?? `#${record.id}`);
+  const name = recordName(entity, record);
   const fields = Object.entries(entity.fields);
   // Built-in fields and custom fields without a group first, then a section per group in its order.
   const sections = (groups ?? [])
@@ -69,14 +80,18 @@ export function ShowPage({ resource }: { resource: string }) {
       value: <FieldValue row={record} name={fieldName} field={field} />,
     }));
   const who = (relation: string) => (record[relation] as { fullName?: string } | null)?.fullName;
-  const listPath = localized(listPathOf(resource) ?? '/');
 
   const onDelete = async () => {
+    setDeleted(true);
     const result = await remove(id);
-    if ('error' in result) return;
+    if ('error' in result) {
+      setDeleted(false);
+      return;
+    }
     cancel();
     toast.success(t('show.deleted', { name }));
-    navigate(listPath);
+    // The deleted record's page leaves the history: Back goes where the user was before it.
+    navigate(listPath, { replace: true });
   };
 
   return (

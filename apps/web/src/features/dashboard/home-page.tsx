@@ -11,6 +11,7 @@ import { useLocalizedPath } from '../../i18n/use-localized-path.ts';
 import { type GroupCount, loadSummaries } from '../../store/configs-slice.ts';
 import { useAppDispatch, useAppSelector } from '../../store/hooks.ts';
 import { MyTasksCard } from './my-tasks-card.tsx';
+import { RecentNote } from './recent-note.tsx';
 
 /** A link when there is somewhere to go, plain content otherwise. */
 function MaybeLink({ to, children }: { to: string | undefined; children: ReactNode }) {
@@ -163,28 +164,9 @@ export function HomePage() {
               </Text>
             ) : (
               <Stack gap="sm">
-                {recentNotes.map((note) => {
-                  const path = listPathOf(note.entity);
-                  return (
-                    <div key={note.id}>
-                      <Text size="sm" lineClamp={3}>
-                        {note.body}
-                      </Text>
-                      <Text size="xs" c="dimmed">
-                        {t('noteMeta', {
-                          author: note.createdBy?.fullName ?? t('unknownAuthor'),
-                          date: format.dateTime(note.createdAt),
-                        })}
-                        {' · '}
-                        <MaybeLink
-                          to={path ? localized(`${path}${filterSearch('id', 'eq', String(note.recordId))}`) : undefined}
-                        >
-                          {t('noteOn', { resource: t(`entities:resources.${note.entity}.one`), id: note.recordId })}
-                        </MaybeLink>
-                      </Text>
-                    </div>
-                  );
-                })}
+                {recentNotes.map((note) => (
+                  <RecentNote key={note.id} note={note} />
+                ))}
               </Stack>
             )}
           </Tile>
