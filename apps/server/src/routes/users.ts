@@ -13,14 +13,11 @@ import { errorBodySchema } from '../http/errors.ts';
 import { idParamsSchema, versionFromIfMatch } from '../http/record-params.ts';
 import { sendRecord } from '../http/record-replies.ts';
 import { requesterOf } from '../http/requester.ts';
-import { installMailLanguage } from '../mail/request-language.ts';
 
 const rightsRule = ' Only on a user whose role holds no permission you lack (403 otherwise).';
 
 /** Invitations, access request decisions, and changes to users (all need users:manage): parse, command, reply. */
 export function registerUserRoutes(app: FastifyInstance, context: CommandContext): void {
-  // Mails in the language the request asks for (see the request to move this beside createMailer in http/app.ts).
-  installMailLanguage(app);
   const api = app.withTypeProvider<ZodTypeProvider>();
   const tags = [users.labelPlural];
   const manage = { permission: 'users:manage' as const };

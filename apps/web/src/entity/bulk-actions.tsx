@@ -43,13 +43,19 @@ export function BulkFailures({ report, onClose }: { report: BulkReport | null; o
   );
 }
 
-/** Tells how a bulk action went: a toast when every row was done, the failures listed otherwise. */
+/**
+ * Tells how a bulk action went: a toast when every row was done; an action on
+ * one row that failed says the server's reason as one action would; the
+ * failures of several rows are listed.
+ */
 export function useBulkReport() {
   const [report, setReport] = useState<BulkReport | null>(null);
   const show = (done: BulkReport, success: string) => {
-    if (done.failed.length === 0) {
+    const [only] = done.failed;
+    if (done.failed.length === 0 || (done.total === 1 && only)) {
       setReport(null);
-      toast.success(success);
+      if (only) toast.error(only.message);
+      else toast.success(success);
     } else setReport(done);
   };
   return { report, show, dismiss: () => setReport(null) };

@@ -70,6 +70,9 @@ async function send(
   const multipart = body instanceof FormData;
   if (body !== undefined && !multipart) headers['content-type'] = 'application/json';
   if (token) headers.authorization = `Bearer ${token}`;
+  // The interface's language (i18n keeps it on <html lang>), not the browser's: mails a request sends are in it.
+  const language = document.documentElement.lang;
+  if (language) headers['accept-language'] = language;
   let response: Response;
   try {
     response = await fetch(path, {

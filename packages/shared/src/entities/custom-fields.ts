@@ -153,6 +153,7 @@ export interface CustomFieldDefinition {
 export const definitionFields = [
   'entity',
   'name',
+  'description',
   'key',
   'type',
   'options',
