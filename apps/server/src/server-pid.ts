@@ -1,4 +1,4 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /**
@@ -13,6 +13,8 @@ function pidFile(dataDir: string): string {
 /** Notes this process as the server of the data directory, until it exits. */
 export function claimDataDir(dataDir: string): void {
   const file = pidFile(dataDir);
+  // On PostgreSQL nothing else may have made the directory yet (uploads make theirs when first written).
+  mkdirSync(dataDir, { recursive: true });
   writeFileSync(file, String(process.pid));
   process.on('exit', () => {
     // Only ours: a server started later on the same directory wrote its own.
