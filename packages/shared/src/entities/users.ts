@@ -53,6 +53,15 @@ export const users = defineEntity({
       type: 'select',
       label: 'Status',
       options: userStatuses,
+      // Shown as words, not the stored values (lists read "Active", not "active").
+      optionLabels: {
+        invited: 'Invited',
+        pending: 'Pending',
+        active: 'Active',
+        disabled: 'Disabled',
+        rejected: 'Rejected',
+        deleted: 'Deleted',
+      },
       required: true,
       filterable: true,
       sortable: true,
