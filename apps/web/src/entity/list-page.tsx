@@ -22,6 +22,7 @@ import { ListToolbar } from './list-toolbar.tsx';
 import { editsInModal, recordPath } from './record-routes.ts';
 import { RowActionButton, RowActionLink, RowActions } from './row-action.tsx';
 import { useListView } from './use-list-view.ts';
+import { ViewStatusScreen } from './view-not-found.tsx';
 
 const PAGE_SIZE = 100;
 /**
@@ -68,7 +69,7 @@ function LoadedListPage({ resource, rootPath, createLabel, toolbar, header, rowA
   const label = useFieldLabel(resource);
   const user = useAppSelector((state) => state.auth.currentUser?.user);
   const [search] = useSearchParams();
-  const { view, change, current } = useListView(rootPath, entity.list.defaultShows);
+  const { view, change, current, status } = useListView(rootPath, entity.list.defaultShows);
 
   const columns = useMemo(() => columnsOf(entity, view.shows), [entity, view.shows]);
   const built = useMemo(
@@ -161,6 +162,8 @@ function LoadedListPage({ resource, rootPath, createLabel, toolbar, header, rowA
   }, [mayShow, mayEdit, mayDelete, rowActions, rowName, bulkRow, localized, editHref, resource, rootPath, t]);
 
   const plural = t(`entities:resources.${resource}.other`);
+  // A saved view's address whose view is being read, or is not there: said, not replaced by the default list.
+  if (status !== 'ready') return <ViewStatusScreen status={status} rootPath={rootPath} plural={plural} />;
   return (
     <Stack gap="sm">
       <ListToolbar

@@ -1,26 +1,44 @@
 import { Button, Group, Stack, TextInput } from '@mantine/core';
-import { IconChevronDown, IconDeviceFloppy, IconLayoutList, IconPencil, IconTrash } from '@tabler/icons-react';
+import {
+  IconChevronDown,
+  IconDeviceFloppy,
+  IconLayoutList,
+  IconPencil,
+  IconShare,
+  IconShareOff,
+  IconTrash,
+} from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
 import { useLocalizedPath } from '../i18n/use-localized-path.ts';
 import { useAppDispatch, useAppSelector } from '../store/hooks.ts';
-import { queryString } from '../store/http.ts';
 import { addLayout, type Layout, removeLayout, replaceLayout } from '../store/layouts-slice.ts';
+import {
+  useCreateSavedViewMutation,
+  useDeleteSavedViewMutation,
+  useUpdateSavedViewMutation,
+  type ViewRef,
+} from '../store/saved-views-api.ts';
 import { ConfirmDelete } from './confirm-delete.tsx';
-import { customPathFor, type ListView, layoutHref } from './list-state.ts';
+import type { ListView } from './list-state.ts';
 import { OnDemandMenu } from './on-demand-menu.tsx';
 import { Modal } from './on-demand-modal.tsx';
+import { layoutOfView } from './saved-views.ts';
 
 const noLayouts: Layout[] = [];
 
-/** Saved views of a list: open one, save the current one, rename or delete the one open. */
+/**
+ * Saved views of a list: open one, save the current one, and rename, share
+ * or unshare, or delete the one open when it is the user's own (a view shared
+ * by someone else can be saved as a copy). Views live on the server; the
+ * layouts slice caches them.
+ */
 export function ListViews({
   rootPath,
   view,
   current,
-  defaultShows,
 }: {
   rootPath: string;
   view: ListView;
@@ -33,31 +51,47 @@ export function ListViews({
   const navigate = useNavigate();
   const localized = useLocalizedPath();
   const layouts = useAppSelector((state) => state.layouts.layouts[rootPath]) ?? noLayouts;
+  const [createView, creating] = useCreateSavedViewMutation();
+  const [updateView, updating] = useUpdateSavedViewMutation();
+  const [deleteView, deleting] = useDeleteSavedViewMutation();
   const [naming, setNaming] = useState<'save' | 'rename' | null>(null);
   const [name, setName] = useState('');
   const [confirmDelete, setConfirmDelete] = useState(false);
 
-  const href = (layout: Layout) => localized(layoutHref(layout, defaultShows, queryString));
   const state = { shows: view.shows, filters: view.filters, sort: view.sort, q: view.q };
+  const own = current?.server?.mine ? current : undefined;
+  const ref = (layout: Layout): ViewRef | undefined =>
+    layout.server ? { id: layout.server.id, version: layout.server.version, rootPath } : undefined;
+  const mine = layouts.filter((layout) => !layout.server || layout.server.mine);
+  const shared = layouts.filter((layout) => layout.server && !layout.server.mine);
 
-  const submit = () => {
+  /** Writes a change to the open view, and caches the server's answer. */
+  const change = async (layout: Layout, changes: Parameters<typeof updateView>[0]['changes'], done: string) => {
+    const target = ref(layout);
+    if (!target) return;
+    const answer = await updateView({ view: target, changes });
+    // A refusal is told by the app's notifications (the server's message).
+    if ('error' in answer) return;
+    dispatch(replaceLayout({ rootPath, layout: layoutOfView(answer.data) }));
+    toast.success(done);
+  };
+
+  const submit = async () => {
     const trimmed = name.trim();
     if (!trimmed) return;
-    if (naming === 'rename' && current) {
-      dispatch(replaceLayout({ rootPath, layout: { ...current, name: trimmed } }));
-      toast.success(t('views.renamed', { name: trimmed }));
-    } else {
-      const layout: Layout = {
-        pathId: crypto.randomUUID(),
-        customPath: customPathFor(rootPath, trimmed, layouts),
-        name: trimmed,
-        ...state,
-      };
-      dispatch(addLayout({ rootPath, layout }));
-      toast.success(t('views.saved', { name: trimmed }));
-      void navigate(href(layout));
+    if (naming === 'rename' && own) {
+      setNaming(null);
+      await change(own, { name: trimmed }, t('views.renamed', { name: trimmed }));
+      return;
     }
+    const answer = await createView({ rootPath, name: trimmed, state });
+    // A refusal is told by the app's notifications (the server's message).
+    if ('error' in answer) return;
     setNaming(null);
+    const layout = layoutOfView(answer.data);
+    dispatch(addLayout({ rootPath, layout }));
+    toast.success(t('views.saved', { name: trimmed }));
+    void navigate(localized(layout.customPath));
   };
 
   return (
@@ -82,19 +116,23 @@ export function ListViews({
           <>
             <menu.Label>{t('views.savedViews')}</menu.Label>
             {layouts.length === 0 ? <menu.Item disabled>{t('views.none')}</menu.Item> : null}
-            {layouts.map((layout) => (
-              <menu.Item key={layout.pathId} component={Link} to={href(layout)}>
+            {mine.map((layout) => (
+              <menu.Item key={layout.pathId} component={Link} to={localized(layout.customPath)}>
                 {layout.name}
+                {layout.server?.shared ? ` · ${t('views.sharedMark')}` : ''}
+              </menu.Item>
+            ))}
+            {shared.length > 0 ? <menu.Label>{t('views.sharedWithMe')}</menu.Label> : null}
+            {shared.map((layout) => (
+              <menu.Item key={layout.pathId} component={Link} to={localized(layout.customPath)}>
+                {t('views.sharedBy', { name: layout.name, owner: layout.server?.ownerName ?? '' })}
               </menu.Item>
             ))}
             <menu.Divider />
-            {current ? (
+            {own ? (
               <menu.Item
                 leftSection={<IconDeviceFloppy size={14} aria-hidden />}
-                onClick={() => {
-                  dispatch(replaceLayout({ rootPath, layout: { ...current, ...state } }));
-                  toast.success(t('views.updated', { name: current.name }));
-                }}
+                onClick={() => void change(own, { state }, t('views.updated', { name: own.name }))}
               >
                 {t('views.update')}
               </menu.Item>
@@ -102,23 +140,38 @@ export function ListViews({
             <menu.Item
               leftSection={<IconDeviceFloppy size={14} aria-hidden />}
               onClick={() => {
-                setName('');
+                setName(current && !own ? t('views.copyName', { name: current.name }) : '');
                 setNaming('save');
               }}
             >
-              {t('views.saveAs')}
+              {current && !own ? t('views.saveCopy') : t('views.saveAs')}
             </menu.Item>
-            {current ? (
+            {own ? (
               <>
                 <menu.Item
                   leftSection={<IconPencil size={14} aria-hidden />}
                   onClick={() => {
-                    setName(current.name);
+                    setName(own.name);
                     setNaming('rename');
                   }}
                 >
                   {t('views.rename')}
                 </menu.Item>
+                {own.server?.shared ? (
+                  <menu.Item
+                    leftSection={<IconShareOff size={14} aria-hidden />}
+                    onClick={() => void change(own, { shared: false }, t('views.unshared', { name: own.name }))}
+                  >
+                    {t('views.unshare')}
+                  </menu.Item>
+                ) : (
+                  <menu.Item
+                    leftSection={<IconShare size={14} aria-hidden />}
+                    onClick={() => void change(own, { shared: true }, t('views.sharedDone', { name: own.name }))}
+                  >
+                    {t('views.share')}
+                  </menu.Item>
+                )}
                 <menu.Item
                   color="red"
                   leftSection={<IconTrash size={14} aria-hidden />}
@@ -135,12 +188,12 @@ export function ListViews({
         closeButtonProps={{ 'aria-label': t('actions.close') }}
         opened={naming !== null}
         onClose={() => setNaming(null)}
-        title={naming === 'rename' ? t('views.rename') : t('views.saveAs')}
+        title={naming === 'rename' ? t('views.rename') : current && !own ? t('views.saveCopy') : t('views.saveAs')}
       >
         <form
           onSubmit={(event) => {
             event.preventDefault();
-            submit();
+            void submit();
           }}
         >
           <Stack>
@@ -156,7 +209,7 @@ export function ListViews({
               <Button variant="default" onClick={() => setNaming(null)}>
                 {t('actions.cancel')}
               </Button>
-              <Button type="submit" disabled={!name.trim()}>
+              <Button type="submit" disabled={!name.trim()} loading={creating.isLoading || updating.isLoading}>
                 {t('actions.save')}
               </Button>
             </Group>
@@ -166,8 +219,18 @@ export function ListViews({
       <ConfirmDelete
         opened={confirmDelete}
         title={t('views.delete')}
-        onConfirm={() => {
-          if (current) dispatch(removeLayout({ rootPath, customPath: current.customPath }));
+        working={deleting.isLoading}
+        onConfirm={async () => {
+          const target = own && ref(own);
+          if (own && target) {
+            const answer = await deleteView(target);
+            if ('error' in answer) {
+              setConfirmDelete(false);
+              return;
+            }
+            dispatch(removeLayout({ rootPath, customPath: own.customPath }));
+            toast.success(t('views.deleted', { name: own.name }));
+          }
           setConfirmDelete(false);
           void navigate(localized(rootPath));
         }}

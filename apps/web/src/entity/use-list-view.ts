@@ -1,17 +1,26 @@
+import { MAX_VIEW_SLUG } from '@data-platform/shared/saved-views';
 import { useCallback, useMemo } from 'react';
 import { useLocation, useSearchParams } from 'react-router';
 import { stripLanguage } from '../i18n/languages.ts';
 import { useAppDispatch, useAppSelector } from '../store/hooks.ts';
-import { type Layout, setDefaultFilters, setDefaultShows } from '../store/layouts-slice.ts';
+import { setDefaultFilters, setDefaultShows } from '../store/layouts-slice.ts';
+import { useSavedViewAtQuery } from '../store/saved-views-api.ts';
 import { type ListView, viewOf, viewOfLayout, viewParams } from './list-state.ts';
+import { layoutOfView, useSavedViews } from './saved-views.ts';
 
-const noLayouts: Layout[] = [];
+/**
+ * Whether the list can show: `loading` while the saved view an address names
+ * is read (and nothing is known of it yet), `notFound` when the server has no
+ * view there that this user may see.
+ */
+export type ListViewStatus = 'ready' | 'loading' | 'notFound';
 
 /**
  * The view of the list at this address. On the root path (`/companies`) the
  * columns and filters are the layouts' defaults unless the address names
  * them; a saved view (`/companies/views/<slug>`) is what its address says,
- * else what was saved under that path.
+ * else what the server holds under that slug for this user (their own view,
+ * else one shared with the team), shown from the layouts cache meanwhile.
  */
 export function useListView(rootPath: string, defaultShows: readonly string[]) {
   const dispatch = useAppDispatch();
@@ -19,11 +28,28 @@ export function useListView(rootPath: string, defaultShows: readonly string[]) {
   const [search, setSearch] = useSearchParams();
   const path = stripLanguage(pathname);
   const onRoot = path === rootPath;
-  const layouts = useAppSelector((state) => state.layouts.layouts[rootPath]) ?? noLayouts;
+  const layouts = useSavedViews(rootPath);
   const savedShows = useAppSelector((state) => state.layouts.defaultShows[rootPath]);
   const savedFilters = useAppSelector((state) => state.layouts.defaultFilters[rootPath]);
-  const current = onRoot ? undefined : layouts.find((layout) => layout.customPath === path);
+  const prefix = `${rootPath}/views/`;
+  const slug = !onRoot && path.startsWith(prefix) ? path.slice(prefix.length) : '';
+  const validSlug = slug.length <= MAX_VIEW_SLUG && /^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(slug);
+  const at = useSavedViewAtQuery({ rootPath, slug }, { skip: !validSlug, refetchOnMountOrArgChange: true });
+  // No view this user may see at this address (deleted, unshared, never saved).
+  const gone = !onRoot && (!validSlug || at.currentData === null);
+  const cached = onRoot ? undefined : layouts.find((layout) => layout.customPath === path);
+  const fromServer = useMemo(() => (at.currentData ? layoutOfView(at.currentData) : undefined), [at.currentData]);
+  const current = gone ? undefined : (fromServer ?? cached);
   const searchText = search.toString();
+  const addressesState =
+    search.has('shows') || search.has('filters') || [...search.keys()].some((key) => key.startsWith('filter['));
+  const status: ListViewStatus = onRoot
+    ? 'ready'
+    : gone
+      ? 'notFound'
+      : current || addressesState || at.isError
+        ? 'ready'
+        : 'loading';
 
   const view: ListView = useMemo(() => {
     const addressed = viewOf(new URLSearchParams(searchText));
@@ -71,5 +97,5 @@ export function useListView(rootPath: string, defaultShows: readonly string[]) {
     [view, onRoot, setSearch, dispatch, rootPath, searchText],
   );
 
-  return { view, change, current, onRoot };
+  return { view, change, current, onRoot, status };
 }

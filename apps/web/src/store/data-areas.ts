@@ -2,7 +2,9 @@ import type { ListenerMiddlewareInstance, Middleware, Reducer } from '@reduxjs/t
 import { api } from './api.ts';
 import { login, loginWithTokenParam, logout } from './auth-slice.ts';
 import { invalidateAcrossAreas } from './invalidation.ts';
+import { forgetServerLayouts } from './layouts-slice.ts';
 import { dataApis, loadCountries } from './resource-slices.ts';
+import { savedViewsApi } from './saved-views-api.ts';
 import { type AppStore, dataAreasLoaded, type RootReducer, type RootState } from './store.ts';
 
 /** What of a store the data areas join: its reducer (to inject into), its listeners and its dynamic middleware. */
@@ -13,8 +15,8 @@ export interface StoreParts {
   addMiddleware: (...middleware: Middleware[]) => unknown;
 }
 
-/** Every RTK Query api of the app: the resources' and custom fields' areas, and the account calls (`api`). */
-const areas = [api, ...dataApis];
+/** Every RTK Query api of the app: the resources' and custom fields' areas, the saved views and the account calls (`api`). */
+const areas = [api, ...dataApis, savedViewsApi];
 
 /**
  * Injects the data areas into a store made by `createStore` (the first
@@ -33,6 +35,8 @@ export function attachDataAreas({ store, reducer, listeners, addMiddleware }: St
     actionCreator: logout,
     effect: (_action, { dispatch }) => {
       for (const area of areas) dispatch(area.util.resetApiState());
+      // The saved views cached were this user's (and their colleagues' shared ones).
+      dispatch(forgetServerLayouts());
     },
   });
   invalidateAcrossAreas(listeners);

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   addLayout,
+  cacheLayouts,
+  forgetServerLayouts,
   initialLayoutsState,
   type Layout,
   layoutsSlice,
@@ -54,5 +56,25 @@ describe('layouts', () => {
     state = reduce(state, addLayout({ rootPath: '/deals', layout: late }));
     state = reduce(state, removeLayout({ rootPath: '/deals', customPath: '/deals/views/seed' }));
     expect(state.layouts['/deals']).toEqual([late]);
+  });
+
+  it("caches the server's views of a list, keeping the local layouts not yet uploaded", () => {
+    const server = { id: 7, version: 2, shared: true, mine: true, ownerName: null };
+    const uploaded: Layout = { ...seed, pathId: 'view-7', server };
+    let state = reduce(initialLayoutsState, addLayout({ rootPath: '/deals', layout: seed }));
+    state = reduce(state, addLayout({ rootPath: '/deals', layout: late }));
+    // The server holds "seed" now: its copy replaces the local one; "late" is not uploaded yet and stays.
+    state = reduce(state, cacheLayouts({ rootPath: '/deals', layouts: [uploaded] }));
+    expect(state.layouts['/deals']).toEqual([uploaded, late]);
+    // Read again: the server's list replaces the cached one (a view deleted elsewhere leaves).
+    state = reduce(state, cacheLayouts({ rootPath: '/deals', layouts: [] }));
+    expect(state.layouts['/deals']).toEqual([late]);
+  });
+
+  it("forgets the server's views at sign-out, not the local layouts", () => {
+    const uploaded: Layout = { ...seed, server: { id: 1, version: 1, shared: false, mine: true, ownerName: null } };
+    let state = reduce(initialLayoutsState, cacheLayouts({ rootPath: '/deals', layouts: [uploaded] }));
+    state = reduce(state, addLayout({ rootPath: '/deals', layout: late }));
+    expect(reduce(state, forgetServerLayouts()).layouts['/deals']).toEqual([late]);
   });
 });
