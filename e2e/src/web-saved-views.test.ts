@@ -125,4 +125,40 @@ describe('saved views on the server', () => {
       throw error;
     }
   });
+
+  it('uploads the views a browser saved before they lived on the server, once, under their address', async () => {
+    const layout = {
+      pathId: 'local-1',
+      customPath: '/companies/views/old-fintech',
+      name: 'Old fintech',
+      filters: [{ field: 'industry', op: 'eq', value: 'Fintech' }],
+      sort: '',
+      q: '',
+    };
+    // What redux-persist kept of the layouts slice in this browser before this change.
+    const persisted = {
+      layouts: JSON.stringify({ '/companies': [layout] }),
+      defaultShows: '{}',
+      defaultFilters: '{}',
+      _persist: JSON.stringify({ version: -1, rehydrated: true }),
+    };
+    const page = await newPage(browser, { storage: { 'persist:layouts': JSON.stringify(persisted) } });
+    pages.push(page);
+    await openSignedIn(page, `${server.url}/companies`, alice.email, alice.password);
+    await viewsMenu(page);
+    await page.getByRole('menuitem', { name: 'Old fintech' }).waitFor();
+    await page.keyboard.press('Escape');
+
+    // Another browser of the same user opens its address: the server has it now.
+    const elsewhere = await openAs(alice, '/companies/views/old-fintech');
+    await elsewhere.getByRole('heading', { name: 'Companies – Old fintech' }).waitFor();
+    await eventually(() => total(elsewhere).textContent()).toBe('1 record');
+    await eventually(() => firstRow(elsewhere).textContent()).toContain('Ledger Labs');
+    // Uploaded once: the first browser, read again, lists it once.
+    await page.reload();
+    await splashGone(page);
+    await viewsMenu(page);
+    await page.getByRole('menuitem', { name: 'Old fintech' }).waitFor();
+    expect(await page.getByRole('menuitem', { name: 'Old fintech' }).count()).toBe(1);
+  });
 });
