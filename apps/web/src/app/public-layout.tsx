@@ -4,6 +4,7 @@ import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router';
 import logo from './logo.svg';
+import { InsideMain } from './main-landmark.ts';
 
 // The menu (Mantine's Menu and its floating layer) is not part of the sign-in screen's first load (issue #11).
 const PreferencesMenu = lazy(async () => ({ default: (await import('./preferences-menu.tsx')).PreferencesMenu }));
@@ -43,7 +44,9 @@ export function PublicLayout() {
             </Text>
           </Group>
           <Paper component="main" id="main" withBorder shadow="sm" p="xl" radius="md">
-            <Outlet />
+            <InsideMain.Provider value={true}>
+              <Outlet />
+            </InsideMain.Provider>
           </Paper>
         </Stack>
       </Center>

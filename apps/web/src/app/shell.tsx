@@ -26,6 +26,7 @@ import { stripLanguage } from '../i18n/languages.ts';
 import { useLocalizedPath } from '../i18n/use-localized-path.ts';
 import { useAppSelector } from '../store/hooks.ts';
 import logo from './logo.svg';
+import { InsideMain } from './main-landmark.ts';
 import classes from './shell.module.css';
 import { signInPathFor } from './sign-in-path.ts';
 import { UserMenu } from './user-menu.tsx';
@@ -129,7 +130,7 @@ export function Shell() {
         </div>
       </AppShell.Navbar>
       <AppShell.Main id="main" tabIndex={-1}>
-        {user ? <Outlet /> : null}
+        <InsideMain.Provider value={true}>{user ? <Outlet /> : null}</InsideMain.Provider>
         {user && listResource ? <RecordModalSlot resource={listResource} modals={featureModals[listResource]} /> : null}
       </AppShell.Main>
     </AppShell>

@@ -1,4 +1,6 @@
+import { findEntity } from '@data-platform/shared/entities/registry';
 import { fieldTypeModule } from '@data-platform/shared/fields/field-types';
+import { isSortable } from '@data-platform/shared/query/list-query';
 import {
   createColumnHelper,
   type RowSelectionState,
@@ -10,21 +12,28 @@ import {
 import { useVirtualizer } from '@tanstack/react-virtual';
 import {
   type CSSProperties,
+  type MouseEvent,
   memo,
   type ReactNode,
   type RefObject,
+  type SyntheticEvent,
   useCallback,
   useEffect,
   useMemo,
   useRef,
 } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate } from 'react-router';
 import { type Formatters, useFormat } from '../i18n/format.ts';
+import { stripLanguage } from '../i18n/languages.ts';
+import { useLocalizedPath } from '../i18n/use-localized-path.ts';
 import type { Row } from '../store/resource-slices.ts';
 import { type CellT, cellContent } from './cell-value.tsx';
 import type { Column } from './columns.ts';
 import classes from './list-grid.module.css';
 import { sortKeys } from './list-state.ts';
+import { recordPath } from './record-routes.ts';
+import { resourceRoutes } from './resource-routes.ts';
 
 const features = tableFeatures({ rowSortingFeature });
 const helper = createColumnHelper<typeof features, Row>();
@@ -44,11 +53,42 @@ const OVERSCAN = 4;
 
 /** Width of the column of the entity's display field (its name): the widest of text. */
 const DISPLAY_WIDTH = 260;
+const DISPLAY_MIN_WIDTH = 200;
+const MIN_WIDTH = 96;
 
 /** A column's width: the display field's wide, others as their type's widget says (dates narrow, links wide). */
 function widthOf(column: Column, display: string | undefined): number {
   if (column.name === display && !column.reference) return DISPLAY_WIDTH;
   return fieldTypeModule(column.field.type).widget.width;
+}
+
+/**
+ * A column's narrowest width: the columns share the grid's width in the
+ * proportions of their widths, down to these, so that a list's default
+ * columns and its row actions fit a 1440 px screen; narrower, the grid
+ * scrolls sideways with the row actions kept at its right edge.
+ */
+function minWidthOf(column: Column, display: string | undefined): number {
+  if (column.name === display && !column.reference) return DISPLAY_MIN_WIDTH;
+  return Math.max(MIN_WIDTH, Math.round(widthOf(column, display) * 0.6));
+}
+
+/** The list screen a path is in (`/companies`, `/companies/views/biggest`, `/fr/companies`): its resource. */
+function resourceAt(pathname: string): string | undefined {
+  const path = stripLanguage(pathname);
+  return resourceRoutes.find((route) => path === route.path || path.startsWith(`${route.path}/views/`))?.resource;
+}
+
+/** Where a row's name leads: its show page, in the interface's language. */
+function useRecordHref(resource: string | undefined): ((row: Row) => string | undefined) | null {
+  const localized = useLocalizedPath();
+  return useMemo(() => {
+    if (!resource || !recordPath(resource, 0, 'show')) return null;
+    return (row: Row) => {
+      const path = recordPath(resource, row.id, 'show');
+      return path ? localized(path) : undefined;
+    };
+  }, [resource, localized]);
 }
 
 export interface ListGridProps {
@@ -71,8 +111,10 @@ export interface ListGridProps {
   rowName: (row: Row) => string;
   busy: boolean;
   caption: string;
-  /** The entity's display field (its name): its column is drawn widest. */
+  /** The entity's display field (its name): its column is drawn widest, each of its cells a link to the record. */
   display?: string;
+  /** The resource listed; by default the one of the list screen the grid is on. */
+  resource?: string;
 }
 
 /**
@@ -87,6 +129,20 @@ export function ListGrid(props: ListGridProps) {
   const { t } = useTranslation(['common', 'options']);
   const format = useFormat();
   const scrollRef = useRef<HTMLDivElement>(null);
+  const { pathname } = useLocation();
+  const resource = props.resource ?? resourceAt(pathname);
+  const display = props.display ?? (resource ? findEntity(resource)?.display : undefined);
+  const recordHref = useRecordHref(resource);
+  const navigate = useNavigate();
+  /** A plain click on a name opens the record in the app; a middle or modified click is the browser's. */
+  const follow = useCallback(
+    (event: MouseEvent<HTMLAnchorElement>) => {
+      if (event.button !== 0 || event.metaKey || event.altKey || event.ctrlKey || event.shiftKey) return;
+      event.preventDefault();
+      void navigate(event.currentTarget.getAttribute('href') ?? '/');
+    },
+    [navigate],
+  );
 
   const columnDefs = useMemo(
     () =>
@@ -94,7 +150,7 @@ export function ListGrid(props: ListGridProps) {
         helper.display({
           id: column.name,
           header: () => label(column),
-          enableSorting: Boolean(column.field.sortable) && !column.reference,
+          enableSorting: isSortable(column.field),
         }),
       ),
     [columns, label],
@@ -103,14 +159,21 @@ export function ListGrid(props: ListGridProps) {
   const state = useMemo(() => ({ sorting }), [sorting]);
   const table = useTable({ features, columns: columnDefs, data: noRows, state, manualSorting: true });
 
-  const widths = useMemo(() => columns.map((column) => widthOf(column, props.display)), [columns, props.display]);
-  const tracks = [...(selection ? [SELECT_WIDTH] : []), ...widths, ...(actions ? [ACTIONS_WIDTH] : [])];
-  // The columns' widths are set once, on the table, for every row's grid: a width on each cell, like any
-  // style attribute, would keep Chromium from sharing one computed style between the cells of a column.
-  const tableStyle = {
-    width: tracks.reduce((sum, w) => sum + w, 0),
-    '--grid-columns': tracks.map((w) => `${w}px`).join(' '),
-  } as CSSProperties;
+  const selecting = selection !== null;
+  const acting = actions !== null;
+  const tableStyle = useMemo(() => {
+    const fixed = [...(selecting ? [SELECT_WIDTH] : []), ...(acting ? [ACTIONS_WIDTH] : [])];
+    const minimum =
+      fixed.reduce((sum, w) => sum + w, 0) + columns.reduce((sum, column) => sum + minWidthOf(column, display), 0);
+    const tracks = [
+      ...(selecting ? [`${SELECT_WIDTH}px`] : []),
+      ...columns.map((column) => `minmax(${minWidthOf(column, display)}px, ${widthOf(column, display)}fr)`),
+      ...(acting ? [`${ACTIONS_WIDTH}px`] : []),
+    ];
+    // The columns' widths are set once, on the table, for every row's grid: a width on each cell, like any
+    // style attribute, would keep Chromium from sharing one computed style between the cells of a column.
+    return { width: `max(100%, ${minimum}px)`, '--grid-columns': tracks.join(' ') } as CSSProperties;
+  }, [columns, display, selecting, acting]);
   const someSelected = selection !== null && Object.values(selection).some(Boolean);
   const allSelected = useMemo(
     () => someSelected && rows.length > 0 && rows.every((row) => selection?.[row.id]),
@@ -190,7 +253,7 @@ export function ListGrid(props: ListGridProps) {
                 );
               })}
               {actions ? (
-                <th scope="col" className={classes.cell}>
+                <th scope="col" className={`${classes.cell} ${classes.end}`}>
                   <span className={classes.visuallyHidden}>{t('list.actions')}</span>
                 </th>
               ) : null}
@@ -205,6 +268,9 @@ export function ListGrid(props: ListGridProps) {
           onSelect={selectRow}
           actions={actions}
           rowName={props.rowName}
+          display={display}
+          recordHref={recordHref}
+          follow={follow}
           t={t}
           format={format}
           onEndReached={props.onEndReached}
@@ -222,6 +288,10 @@ interface GridBodyProps {
   onSelect: (row: Row, value: boolean) => void;
   actions: ((row: Row) => ReactNode) | null;
   rowName: (row: Row) => string;
+  /** The display field, whose cells link to their record when `recordHref` says where. */
+  display: string | undefined;
+  recordHref: ((row: Row) => string | undefined) | null;
+  follow: (event: MouseEvent<HTMLAnchorElement>) => void;
   t: CellT;
   format: Formatters;
   onEndReached: () => void;
@@ -248,7 +318,12 @@ const GridBody = memo(function GridBody({ scrollRef, rows, selection, onEndReach
     // The rows flow down from the first one's place (a padding above it) rather than each being moved by a
     // transform of its own: without a style attribute, rows share computed styles, and a frame's style work is a
     // third of what it was (grid benchmark).
-    <tbody className={classes.body} style={{ height: virtualizer.getTotalSize(), paddingTop: items[0]?.start ?? 0 }}>
+    <tbody
+      className={classes.body}
+      style={{ height: virtualizer.getTotalSize(), paddingTop: items[0]?.start ?? 0 }}
+      onMouseOver={showClippedText}
+      onFocus={showClippedText}
+    >
       {items.map((item) => {
         const row = rows[item.index] as Row;
         return (
@@ -264,6 +339,17 @@ const GridBody = memo(function GridBody({ scrollRef, rows, selection, onEndReach
     </tbody>
   );
 });
+
+/**
+ * A value cut short by its column shows in full as the cell's tooltip: set
+ * when the pointer or the focus reaches it, rather than on every cell drawn.
+ */
+function showClippedText(event: SyntheticEvent<HTMLElement>) {
+  const value = (event.target as HTMLElement).closest?.(`.${classes.value}`);
+  if (!(value instanceof HTMLElement)) return;
+  if (value.scrollWidth > value.clientWidth) value.title = value.textContent ?? '';
+  else value.removeAttribute('title');
+}
 
 interface GridRowProps extends Omit<GridBodyProps, 'scrollRef' | 'rows' | 'selection' | 'onEndReached'> {
   row: Row;
@@ -281,9 +367,13 @@ const GridRow = memo(function GridRow({
   onSelect,
   actions,
   rowName,
+  display,
+  recordHref,
+  follow,
   t,
   format,
 }: GridRowProps) {
+  const href = recordHref?.(row);
   return (
     <tr className={classes.row} data-selected={selected || undefined} aria-rowindex={index + 2}>
       {selected !== null ? (
@@ -296,12 +386,20 @@ const GridRow = memo(function GridRow({
           />
         </td>
       ) : null}
-      {columns.map((column) => (
-        <td key={column.name} className={classes.cell}>
-          <div className={classes.value}>{cellContent(row, column, t, format)}</div>
-        </td>
-      ))}
-      {actions ? <td className={classes.cell}>{actions(row)}</td> : null}
+      {columns.map((column) =>
+        href && column.name === display && !column.reference ? (
+          <td key={column.name} className={classes.cell}>
+            <a href={href} className={`${classes.value} ${classes.name}`} onClick={follow}>
+              {cellContent(row, column, t, format) || rowName(row)}
+            </a>
+          </td>
+        ) : (
+          <td key={column.name} className={classes.cell}>
+            <div className={classes.value}>{cellContent(row, column, t, format)}</div>
+          </td>
+        ),
+      )}
+      {actions ? <td className={`${classes.cell} ${classes.end}`}>{actions(row)}</td> : null}
     </tr>
   );
 });
