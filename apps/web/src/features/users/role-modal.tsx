@@ -13,6 +13,7 @@ import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { useAppSelector } from '../../store/hooks.ts';
 import { isApiFailure } from '../../store/http.ts';
+import { useRoleText } from './role-names.ts';
 import { type RoleBody, type RoleRow, useCreateRoleMutation, useUpdateRoleMutation } from './users-api.ts';
 
 type Errors = Partial<Record<keyof RoleBody, string>>;
@@ -38,8 +39,10 @@ function withImplied(permissions: Permission[], on: boolean): Permission[] {
 export function RoleModal({ role, onClose }: { role?: RoleRow; onClose: () => void }) {
   const { t } = useTranslation(['users', 'common', 'record']);
   const resourceLabel = usePermissionResourceLabel();
-  const [name, setName] = useState(role?.name ?? '');
-  const [description, setDescription] = useState(role?.description ?? '');
+  const roleText = useRoleText();
+  // A built-in role is only shown, in the interface's language; the others are edited as written.
+  const [name, setName] = useState(role ? roleText.name(role) : '');
+  const [description, setDescription] = useState(role ? roleText.description(role) : '');
   const [granted, setGranted] = useState<Set<Permission>>(new Set(role?.permissions ?? []));
   const [errors, setErrors] = useState<Errors>({});
   const [failure, setFailure] = useState<string>();
@@ -96,7 +99,7 @@ export function RoleModal({ role, onClose }: { role?: RoleRow; onClose: () => vo
   };
 
   const title = readOnly
-    ? t('roles.builtInTitle', { name: role?.name })
+    ? t('roles.builtInTitle', { name: role ? roleText.name(role) : '' })
     : role
       ? t('roles.editTitle', { name: role.name })
       : t('roles.createTitle');

@@ -3,6 +3,7 @@ import { useCallback } from 'react';
 import { type Control, Controller, type Path } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useAppSelector } from '../../store/hooks.ts';
+import { useRoleText } from './role-names.ts';
 import { type RoleRow, useRolesQuery } from './users-api.ts';
 
 /** True when the signed-in user holds every permission of the role (the API refuses to give it otherwise). */
@@ -27,13 +28,14 @@ export function RoleSelect({
   const { t } = useTranslation('users');
   const { data: roles = [], isLoading } = useRolesQuery();
   const canGrant = useCanGrant();
+  const roleText = useRoleText();
   return (
     <Select
       label={t('fields.role')}
       placeholder={isLoading ? t('roles.loading') : t('fields.pickRole')}
       data={roles.map((role) => ({
         value: String(role.id),
-        label: canGrant(role) ? role.name : t('fields.roleNotYours', { name: role.name }),
+        label: canGrant(role) ? roleText.name(role) : t('fields.roleNotYours', { name: roleText.name(role) }),
         disabled: !canGrant(role),
       }))}
       value={value === undefined ? null : String(value)}

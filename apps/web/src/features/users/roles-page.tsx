@@ -22,6 +22,8 @@ import { ConfirmDelete } from '../../entity/confirm-delete.tsx';
 import { useLocalizedPath } from '../../i18n/use-localized-path.ts';
 import { isApiFailure } from '../../store/http.ts';
 import { RoleModal } from './role-modal.tsx';
+import { useRoleText } from './role-names.ts';
+import classes from './roles-page.module.css';
 import { type RoleRow, useDeleteRoleMutation, useRolesQuery } from './users-api.ts';
 
 /** `/roles` ("Manage roles"): the roles, each with what it allows; create, edit and delete the custom ones. */
@@ -32,6 +34,7 @@ export function RolesPage() {
   const [editing, setEditing] = useState<RoleRow | 'new' | null>(null);
   const [deleting, setDeleting] = useState<RoleRow | null>(null);
   const [remove, removing] = useDeleteRoleMutation();
+  const roleText = useRoleText();
 
   const onDelete = async () => {
     if (!deleting) return;
@@ -72,61 +75,63 @@ export function RolesPage() {
         </Alert>
       ) : null}
       {roles.length > 0 ? (
-        <Table striped highlightOnHover data-testid="roles-table">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t('fields.roleName')}</Table.Th>
-              <Table.Th>{t('fields.description')}</Table.Th>
-              <Table.Th>{t('roles.allows')}</Table.Th>
-              <Table.Th>
-                <VisuallyHidden>{t('common:list.actions')}</VisuallyHidden>
-              </Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {roles.map((role) => (
-              <Table.Tr key={role.id}>
-                <Table.Td>
-                  <Group gap="xs" wrap="nowrap">
-                    <Text fw={500}>{role.name}</Text>
-                    {role.builtIn ? (
-                      <Badge size="sm" variant="light" color="gray">
-                        {t('roles.builtIn')}
-                      </Badge>
-                    ) : null}
-                  </Group>
-                </Table.Td>
-                <Table.Td>{role.description}</Table.Td>
-                <Table.Td>
-                  <Text size="sm">{summary(role)}</Text>
-                </Table.Td>
-                <Table.Td>
-                  <Group gap={4} wrap="nowrap" justify="flex-end">
-                    <ActionIcon
-                      variant="subtle"
-                      size="sm"
-                      aria-label={t(role.builtIn ? 'roles.view' : 'roles.edit', { name: role.name })}
-                      onClick={() => setEditing(role)}
-                    >
-                      {role.builtIn ? <IconEye size={16} aria-hidden /> : <IconEdit size={16} aria-hidden />}
-                    </ActionIcon>
-                    {role.builtIn ? null : (
+        <Table.ScrollContainer minWidth={560} type="native">
+          <Table striped highlightOnHover data-testid="roles-table" className={classes.table}>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th className={classes.name}>{t('fields.roleName')}</Table.Th>
+                <Table.Th className={classes.description}>{t('fields.description')}</Table.Th>
+                <Table.Th className={classes.allows}>{t('roles.allows')}</Table.Th>
+                <Table.Th>
+                  <VisuallyHidden>{t('common:list.actions')}</VisuallyHidden>
+                </Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {roles.map((role) => (
+                <Table.Tr key={role.id}>
+                  <Table.Td className={classes.name}>
+                    <Group gap="xs" wrap="nowrap">
+                      <Text fw={500}>{roleText.name(role)}</Text>
+                      {role.builtIn ? (
+                        <Badge size="sm" variant="light" color="gray">
+                          {t('roles.builtIn')}
+                        </Badge>
+                      ) : null}
+                    </Group>
+                  </Table.Td>
+                  <Table.Td className={classes.description}>{roleText.description(role)}</Table.Td>
+                  <Table.Td className={classes.allows}>
+                    <Text size="sm">{summary(role)}</Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Group gap={4} wrap="nowrap" justify="flex-end">
                       <ActionIcon
                         variant="subtle"
-                        color="red"
                         size="sm"
-                        aria-label={t('roles.delete', { name: role.name })}
-                        onClick={() => setDeleting(role)}
+                        aria-label={t(role.builtIn ? 'roles.view' : 'roles.edit', { name: roleText.name(role) })}
+                        onClick={() => setEditing(role)}
                       >
-                        <IconTrash size={16} aria-hidden />
+                        {role.builtIn ? <IconEye size={16} aria-hidden /> : <IconEdit size={16} aria-hidden />}
                       </ActionIcon>
-                    )}
-                  </Group>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+                      {role.builtIn ? null : (
+                        <ActionIcon
+                          variant="subtle"
+                          color="red"
+                          size="sm"
+                          aria-label={t('roles.delete', { name: role.name })}
+                          onClick={() => setDeleting(role)}
+                        >
+                          <IconTrash size={16} aria-hidden />
+                        </ActionIcon>
+                      )}
+                    </Group>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
       ) : null}
       {editing ? (
         <RoleModal

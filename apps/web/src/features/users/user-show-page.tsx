@@ -175,7 +175,7 @@ function RecentActivity({ userId }: { userId: number }) {
                   {event.details ? (
                     <Text span c="dimmed" size="xs">
                       {' '}
-                      ({event.details})
+                      ({t(`activity.details.${event.details}`, { defaultValue: event.details })})
                     </Text>
                   ) : null}
                 </Table.Td>
