@@ -156,4 +156,21 @@ describe('a working day with records (issue 13): fund performance, delete and ba
     await page.waitForURL(`**/deals/${deal.id}/show`);
     await page.context().close();
   });
+
+  it("help text under the inputs: a custom field's description", async () => {
+    await create('custom-data', {
+      entity: 'companies',
+      name: 'Sourcing channel',
+      type: 'text',
+      description: 'Where we first heard of them',
+    });
+    const page = await newPage(browser);
+    await openSignedIn(page, `${server.url}/companies?create=1`);
+    const dialog = page.getByRole('dialog', { name: 'Create: Company' });
+    const input = dialog.getByRole('textbox', { name: 'Sourcing channel', exact: true });
+    await dialog.getByText('Where we first heard of them').waitFor();
+    // Mantine's description sits under the label and describes the input to screen readers.
+    expect(await input.getAttribute('aria-describedby')).toBeTruthy();
+    await page.context().close();
+  });
 });
