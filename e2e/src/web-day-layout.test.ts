@@ -22,6 +22,28 @@ async function create(server: TestServer, resource: string, body: Record<string,
   return (await answer.json()) as { id: number };
 }
 
+/** The words of the page's cells (under `selector`) that the browser drew over more than one line. */
+function brokenWords(page: Page, selector: string): Promise<string[]> {
+  return page.evaluate((selector) => {
+    const broken: string[] = [];
+    for (const cell of document.querySelectorAll(selector)) {
+      const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const text = node.textContent ?? '';
+        for (const match of text.matchAll(/\S+/g)) {
+          const range = document.createRange();
+          range.setStart(node, match.index);
+          range.setEnd(node, match.index + match[0].length);
+          // One line box per word: a word cut over lines has a rectangle on each.
+          const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+          if (lines.size > 1) broken.push(match[0]);
+        }
+      }
+    }
+    return broken;
+  }, selector);
+}
+
 describe('a working day: layout', () => {
   let server: TestServer;
   let browser: Browser;
@@ -99,6 +121,18 @@ describe('a working day: layout', () => {
     await page.keyboard.press('Enter');
     await page.waitForURL((url) => url.pathname === `/companies/${company.id}/show`);
     await page.getByRole('heading', { name: 'Northwind Analytics Holdings International' }).first().waitFor();
+  });
+
+  it('at 375 px the roles page breaks no word inside', async () => {
+    const page = await openAs(server.token, '/roles', { width: 375, height: 812 });
+    await page.getByTestId('roles-table').waitFor();
+    await page.getByTestId('roles-table').getByText('Viewer', { exact: true }).waitFor();
+    await page.screenshot({ path: `${ARTIFACTS_DIR}day-layout-roles-375.png`, fullPage: true });
+    expect(await brokenWords(page, '[data-testid="roles-table"] th, [data-testid="roles-table"] td')).toEqual([]);
+    // The page itself does not scroll sideways: the table scrolls within it.
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    expect(JSON.stringify(await seriousViolations(page), null, 1)).toEqual('[]');
   });
 
   it('an error page has exactly one main landmark, signed in or not', async () => {
