@@ -75,6 +75,10 @@ describe('bulk actions where some rows fail', () => {
 
     await page.getByRole('button', { name: 'Edit a field' }).click();
     const edit = page.getByRole('dialog', { name: 'Edit 3 records' });
+    // The dialog opens on its first field, not on its Close button.
+    await expect
+      .poll(() => edit.getByRole('combobox', { name: 'Field' }).evaluate((field) => field === document.activeElement))
+      .toBe(true);
     await edit.getByRole('combobox', { name: 'Field' }).click();
     await edit.getByRole('option', { name: 'City', exact: true }).click();
     await edit.getByLabel('New value', { exact: true }).fill('Nantes');

@@ -74,6 +74,8 @@ export function BulkEditModal({
       >
         <Stack>
           <Select
+            // The field picker takes the focus when the dialog opens, not its Close button (issue #13).
+            data-autofocus
             label={t('list.bulkField')}
             data={editable.map(([n, f]) => ({ value: n, label: label(n, f) }))}
             value={name}
