@@ -69,6 +69,9 @@ describe('a working day: signing in and deleting a user', () => {
     await admin.getByRole('dialog', { name: 'Delete records' }).getByRole('button', { name: 'Delete' }).click();
     await admin.getByText('Vera Viewer deleted').waitFor();
     expect(await admin.getByText(/Done for/).count()).toBe(0);
+    // One's own row offers no Delete (the server refuses it too: 409 self_delete); others' rows do.
+    expect(await admin.getByRole('button', { name: /^Delete Admin/ }).count()).toBe(0);
+    expect(await admin.getByRole('button', { name: /^Delete Vera Viewer/ }).count()).toBeGreaterThan(0);
     // Two users are named Vera Viewer (activeUser's name): one of them is now the kept "Deleted user" row.
     const gone = await server.fetch('/api/v1/users?filter[status][eq]=deleted&select=fullName');
     expect(((await gone.json()) as { data: { fullName: string }[] }).data).toMatchObject([

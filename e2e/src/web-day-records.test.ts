@@ -157,6 +157,17 @@ describe('a working day with records (issue 13): fund performance, delete and ba
     await page.context().close();
   });
 
+  it("a description in markdown on the record's page", async () => {
+    const company = await create('companies', { name: 'Markdown Labs', description: '**Bold** bet on _tooling_' });
+    const page = await newPage(browser);
+    await openSignedIn(page, `${server.url}/companies/${company.id}/show`);
+    await page.locator('main strong', { hasText: 'Bold' }).waitFor();
+    expect(await page.locator('main em', { hasText: 'tooling' }).count()).toBe(1);
+    // Case-sensitive: the note box's help says "Markdown: **bold**, ...".
+    expect(await page.getByText(/\*\*Bold\*\*/).count()).toBe(0);
+    await page.context().close();
+  });
+
   it("help text under the inputs: a custom field's description", async () => {
     await create('custom-data', {
       entity: 'companies',

@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { filterOps } from './fields/field-types.ts';
+import { MAX_VIEW_SLUG, VIEW_SLUG_PATTERN } from './saved-view-slug.ts';
+
+export { MAX_VIEW_SLUG };
 
 /**
  * Saved views of the lists, kept on the server per user (`/api/v1/views`):
@@ -9,7 +12,6 @@ import { filterOps } from './fields/field-types.ts';
  */
 
 export const MAX_VIEW_NAME = 100;
-export const MAX_VIEW_SLUG = 80;
 /** The largest body a view's write takes: a view is a few hundred bytes. */
 export const MAX_VIEW_BODY_BYTES = 64 * 1024;
 
@@ -18,7 +20,7 @@ export const viewSlugSchema = z
   .string()
   .min(1)
   .max(MAX_VIEW_SLUG)
-  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'Expected lowercase letters, digits and dashes');
+  .regex(VIEW_SLUG_PATTERN, 'Expected lowercase letters, digits and dashes');
 
 /** A list's root path (`/companies`). */
 export const viewRootPathSchema = z

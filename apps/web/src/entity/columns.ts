@@ -31,12 +31,14 @@ export function columnsOf(entity: EntityDescription, names: readonly string[]): 
 /**
  * The list parameters that fetch exactly the columns: plain fields in
  * `select` (with the currency of amounts, and the version that edits need),
- * references by `join`; then filters, search and sort.
+ * references by `join`, and the joins `nameJoins` that name a row; then
+ * filters, search and sort.
  */
 export function listParams(
   columns: readonly Column[],
   { filters, sort, q }: { filters: readonly FilterCondition[]; sort?: string; q?: string },
   pageSize: number,
+  nameJoins: readonly string[] = [],
 ): [string, string][] {
   const select = new Set<string>();
   const joins: string[] = [];
@@ -44,6 +46,11 @@ export function listParams(
     if (reference) joins.push(`${reference.relation}(${reference.display})`);
     else select.add(name);
     if (field.currencyField) select.add(field.currencyField);
+  }
+  // What names a row within its parent (recordNameJoins: a fund performance's fund), unless a column joins it already.
+  for (const join of nameJoins) {
+    const relation = join.slice(0, join.indexOf('('));
+    if (!joins.some((j) => j.startsWith(`${relation}(`))) joins.push(join);
   }
   select.add('version');
   const params: [string, string][] = [['select', [...select].join(',')]];

@@ -1,6 +1,5 @@
 import { findEntity } from '@data-platform/shared/entities/registry';
-import { fieldTypeModule } from '@data-platform/shared/fields/field-types';
-import { isSortable } from '@data-platform/shared/query/list-query';
+import { fieldTypeModule, isSortable } from '@data-platform/shared/fields/field-types';
 import {
   createColumnHelper,
   type RowSelectionState,

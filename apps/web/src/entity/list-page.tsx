@@ -1,4 +1,5 @@
 import { allFields } from '@data-platform/shared/entities/entity';
+import { recordName, recordNameJoins } from '@data-platform/shared/entities/record-name';
 import { Alert, Button, Group, Loader, Stack, Text } from '@mantine/core';
 import { IconEdit, IconEye, IconTrash } from '@tabler/icons-react';
 import type { RowSelectionState } from '@tanstack/react-table';
@@ -46,6 +47,8 @@ export interface ListPageProps {
   header?: ReactNode;
   /** More actions of a row, before delete. */
   rowActions?: (row: Row) => ReactNode;
+  /** Whether a row offers Delete, where the role's right is not enough (nobody deletes their own user). */
+  mayDeleteRow?: (row: Row) => boolean;
 }
 
 /**
@@ -61,7 +64,7 @@ export function ListPage(props: ListPageProps) {
   return <LoadedListPage key={props.resource} {...props} />;
 }
 
-function LoadedListPage({ resource, rootPath, createLabel, toolbar, header, rowActions }: ListPageProps) {
+function LoadedListPage({ resource, rootPath, createLabel, toolbar, header, rowActions, mayDeleteRow }: ListPageProps) {
   const { t } = useTranslation(['common', 'entities', 'options']);
   const { entity } = useEntity(resource);
   const format = useFormat();
@@ -73,7 +76,10 @@ function LoadedListPage({ resource, rootPath, createLabel, toolbar, header, rowA
 
   const columns = useMemo(() => columnsOf(entity, view.shows), [entity, view.shows]);
   const built = useMemo(
-    (): [string, string][] => [...listParams(columns, knownFieldsView(view, allFields(entity)), PAGE_SIZE), COUNT],
+    (): [string, string][] => [
+      ...listParams(columns, knownFieldsView(view, allFields(entity)), PAGE_SIZE, recordNameJoins(entity)),
+      COUNT,
+    ],
     [columns, view, entity],
   );
   // The same parameters rebuilt are the same request: keyed by their text.
@@ -97,13 +103,8 @@ function LoadedListPage({ resource, rootPath, createLabel, toolbar, header, rowA
     [columns, query],
   );
 
-  const rowName = useCallback(
-    (row: Row) => {
-      const shown = row[entity.display];
-      return shown === undefined || shown === null || shown === '' ? `#${row.id}` : String(shown);
-    },
-    [entity.display],
-  );
+  // Named as everywhere else: a fund's quarter is "Fund II · 2025-12-31" where the fund is joined.
+  const rowName = useCallback((row: Row) => recordName(entity, row), [entity]);
   const bulkRow = useCallback(
     (row: Row): BulkRow => ({ id: row.id, name: rowName(row), version: row.version }),
     [rowName],
@@ -148,7 +149,7 @@ function LoadedListPage({ resource, rootPath, createLabel, toolbar, header, rowA
           ) : null}
           {mayEdit ? <RowActionLink to={editHref(row.id)} label={t('list.editRow', { name })} icon={IconEdit} /> : null}
           {rowActions?.(row)}
-          {mayDelete ? (
+          {mayDelete && (mayDeleteRow?.(row) ?? true) ? (
             <RowActionButton
               label={t('list.deleteRow', { name })}
               icon={IconTrash}
@@ -159,7 +160,20 @@ function LoadedListPage({ resource, rootPath, createLabel, toolbar, header, rowA
         </RowActions>
       );
     };
-  }, [mayShow, mayEdit, mayDelete, rowActions, rowName, bulkRow, localized, editHref, resource, rootPath, t]);
+  }, [
+    mayShow,
+    mayEdit,
+    mayDelete,
+    mayDeleteRow,
+    rowActions,
+    rowName,
+    bulkRow,
+    localized,
+    editHref,
+    resource,
+    rootPath,
+    t,
+  ]);
 
   const plural = t(`entities:resources.${resource}.other`);
   // A saved view's address whose view is being read, or is not there: said, not replaced by the default list.
@@ -217,6 +231,8 @@ function LoadedListPage({ resource, rootPath, createLabel, toolbar, header, rowA
         total={list.total}
         onEndReached={list.loadMore}
         rowName={rowName}
+        resource={resource}
+        display={entity.display}
         busy={list.loading}
         caption={plural}
       />

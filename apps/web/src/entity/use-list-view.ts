@@ -1,4 +1,4 @@
-import { MAX_VIEW_SLUG } from '@data-platform/shared/saved-views';
+import { isViewSlug } from '@data-platform/shared/saved-view-slug';
 import { useCallback, useMemo } from 'react';
 import { useLocation, useSearchParams } from 'react-router';
 import { stripLanguage } from '../i18n/languages.ts';
@@ -33,7 +33,7 @@ export function useListView(rootPath: string, defaultShows: readonly string[]) {
   const savedFilters = useAppSelector((state) => state.layouts.defaultFilters[rootPath]);
   const prefix = `${rootPath}/views/`;
   const slug = !onRoot && path.startsWith(prefix) ? path.slice(prefix.length) : '';
-  const validSlug = slug.length <= MAX_VIEW_SLUG && /^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(slug);
+  const validSlug = isViewSlug(slug);
   const at = useSavedViewAtQuery({ rootPath, slug }, { skip: !validSlug, refetchOnMountOrArgChange: true });
   // No view this user may see at this address (deleted, unshared, never saved).
   const gone = !onRoot && (!validSlug || at.currentData === null);

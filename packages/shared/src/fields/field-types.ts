@@ -171,3 +171,12 @@ export interface FieldDescription {
   /** A custom field: its value lives in the row's `custom` column, under the field's name. */
   custom?: { groupId: number | null; position: number | null };
 }
+
+/**
+ * True when a list can be sorted by the field: the fields marked sortable,
+ * and every reference field, which sorts by the label of the record it
+ * points to (its display field: a country's name, an owner's name).
+ */
+export function isSortable(field: FieldDescription): boolean {
+  return Boolean(field.sortable) || field.type === 'reference';
+}

@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import { allFields, type EntityDescription, referenceRelationName } from '../entities/entity.ts';
 import { findEntity } from '../entities/registry.ts';
-import { type FieldDescription, type FilterOp, filterOps, opsByType } from '../fields/field-types.ts';
+import { type FieldDescription, type FilterOp, filterOps, isSortable, opsByType } from '../fields/field-types.ts';
+
+export { isSortable };
+
 import { filterValueSchema } from '../fields/value-schemas.ts';
 
 export const DEFAULT_PAGE_SIZE = 50;
@@ -156,15 +159,6 @@ function parseJoin(entity: EntityDescription, text: string, errors: FieldErrors)
   }
   if (problems.length > 0) errors.join = problems.join('; ');
   return specs;
-}
-
-/**
- * True when a list can be sorted by the field: the fields marked sortable,
- * and every reference field, which sorts by the label of the record it
- * points to (its display field: a country's name, an owner's name).
- */
-export function isSortable(field: FieldDescription): boolean {
-  return Boolean(field.sortable) || field.type === 'reference';
 }
 
 export function parseSort(entity: EntityDescription, text: string | undefined, errors: FieldErrors): SortKey[] {

@@ -20,9 +20,11 @@ function BooleanFilter({ label, value, onChange }: FilterProps) {
 
 /** Yes or no: a checkbox, read as "Yes"/"No". */
 export const booleanWidget: FieldWidget = {
-  Control: ({ label, error, value, onChange }) => (
+  Control: ({ label, error, value, onChange, field }) => (
     <Checkbox
       label={label}
+      // The field's help text, under the box as under every other input.
+      description={field.help}
       error={error}
       checked={value === true}
       onChange={(e) => onChange(e.currentTarget.checked)}

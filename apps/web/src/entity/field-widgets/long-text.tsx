@@ -1,8 +1,12 @@
-import { Text, Textarea } from '@mantine/core';
+import { Textarea } from '@mantine/core';
+import { MarkdownText } from '../markdown-text.tsx';
 import { inputProps, TextFilter } from './text-input.tsx';
 import type { FieldWidget } from './widget.ts';
 
-/** Paragraphs: two lines in lists, whole on a record's page, a growing text area in forms. */
+/**
+ * Paragraphs: two lines in lists, whole on a record's page (in markdown, with
+ * the notes' safe renderer), a growing text area in forms.
+ */
 export const longTextWidget: FieldWidget = {
   Control: (props) => (
     <Textarea
@@ -16,8 +20,6 @@ export const longTextWidget: FieldWidget = {
   ),
   Filter: TextFilter,
   Value: ({ row, name }) =>
-    row[name] === null || row[name] === undefined ? null : (
-      <Text style={{ whiteSpace: 'pre-wrap' }}>{String(row[name])}</Text>
-    ),
+    row[name] === null || row[name] === undefined ? null : <MarkdownText text={String(row[name])} />,
   wide: true,
 };

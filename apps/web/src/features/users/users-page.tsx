@@ -65,6 +65,8 @@ export function UsersPage() {
     },
     [managesUsers, roles, canGrant],
   );
+  // Nobody deletes their own account (the server answers 409 self_delete): their row offers no Delete.
+  const mayDeleteRow = useCallback((row: Row) => row.id !== user?.id, [user?.id]);
   return (
     <ListPage
       resource="users"
@@ -85,6 +87,7 @@ export function UsersPage() {
       }
       header={managesUsers ? <AccessRequests /> : null}
       rowActions={rowActions}
+      mayDeleteRow={mayDeleteRow}
     />
   );
 }
