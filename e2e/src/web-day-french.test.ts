@@ -33,7 +33,7 @@ function texts(value: unknown, prefix = ''): Map<string, string> {
   return found;
 }
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * The English-only texts of the catalogs, as matchers of a whole text on
@@ -54,7 +54,7 @@ function englishOnly(namespaces: readonly string[]): { key: string; text: string
       if (literal.length < (literal.length === text.length ? 3 : 8)) continue;
       const pattern = text
         .split(/\{\{\w+\}\}/)
-        .map(escape)
+        .map(escapeRegExp)
         .join('.+');
       found.push({ key: `${namespace}:${key}`, text, matcher: new RegExp(`^${pattern}$`, 's') });
     }
