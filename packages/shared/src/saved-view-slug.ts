@@ -12,3 +12,16 @@ export const VIEW_SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export function isViewSlug(slug: string): boolean {
   return slug.length > 0 && slug.length <= MAX_VIEW_SLUG && VIEW_SLUG_PATTERN.test(slug);
 }
+
+/** A path segment for a view's name: `Seed deals in France` → `seed-deals-in-france`. */
+export function slugOf(name: string): string {
+  const slug = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60)
+    .replace(/-+$/g, '');
+  return slug || 'view';
+}

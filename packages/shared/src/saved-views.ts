@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { filterOps } from './fields/field-types.ts';
-import { MAX_VIEW_SLUG, VIEW_SLUG_PATTERN } from './saved-view-slug.ts';
+import { MAX_VIEW_SLUG, slugOf, VIEW_SLUG_PATTERN } from './saved-view-slug.ts';
 
-export { MAX_VIEW_SLUG };
+export { MAX_VIEW_SLUG, slugOf };
 
 /**
  * Saved views of the lists, kept on the server per user (`/api/v1/views`):
@@ -82,16 +82,3 @@ export const savedViewSchema = z.object({
 export type SavedView = z.infer<typeof savedViewSchema>;
 
 export const savedViewListSchema = z.object({ data: z.array(savedViewSchema) });
-
-/** A path segment for a view's name: `Seed deals in France` → `seed-deals-in-france`. */
-export function slugOf(name: string): string {
-  const slug = name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 60)
-    .replace(/-+$/g, '');
-  return slug || 'view';
-}

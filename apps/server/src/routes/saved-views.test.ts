@@ -1,4 +1,5 @@
 import type { SavedView } from '@data-platform/shared/saved-views';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInWithPermissions, withToken } from '../testing/accounts.ts';
 import { type ApiClient, adminClient, errorOf } from '../testing/factories.ts';
@@ -161,5 +162,20 @@ describe('saved views', () => {
     expect(many.status).toBe(400);
     const longName = await alice.post('/api/v1/views', { ...biggestBio, name: 'n'.repeat(101) });
     expect(longName.status).toBe(400);
+  });
+
+  it('keeps at most 500 views of a list per user: the next one is a 409, another list is not affected', async () => {
+    const me = (await bob.get<{ id: number }>('/api/v1/auth/me')).body.id;
+    // Filled by SQL: 500 requests would test the HTTP stack, not the limit.
+    await server.database.rows(
+      sql`insert into saved_views (owner_id, root_path, slug, name, state)
+        select ${me}, '/deals', 'filler-' || g, 'Filler ' || g, '{}'::jsonb from generate_series(1, 500) g`,
+    );
+    const full = await bob.post('/api/v1/views', { ...biggestBio, rootPath: '/deals', name: 'One more', state: {} });
+    expect(full.status).toBe(409);
+    expect(errorOf(full).code).toBe('view_limit');
+    const elsewhere = await bob.post<SavedView>('/api/v1/views', { ...biggestBio, name: 'Bob list' });
+    expect(elsewhere.status).toBe(201);
+    await server.database.rows(sql`delete from saved_views where owner_id = ${me}`);
   });
 });

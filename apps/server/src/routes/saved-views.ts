@@ -90,6 +90,9 @@ function viewOf(row: ViewRow, actor: Actor): SavedView {
 
 const viewNotFound = () => notFound('The saved view');
 
+/** The views one user keeps of one list: the Views menu lists them all (and no more), and nobody fills the table. */
+const MAX_VIEWS_PER_LIST = 500;
+
 /**
  * A view's state checked against the list's entity as the actor reads it
  * (custom fields included): its columns, filters and sort may name only
@@ -157,12 +160,25 @@ async function createView(database: Database, actor: Actor, input: CreateView): 
   if (ownerId === null) throw viewNotFound();
   await checkState(database, actor, input.rootPath, input.state);
   const slug = input.slug ?? (await freeSlug(database, ownerId, input.rootPath, slugOf(input.name)));
-  const [row] = await database.rows<{ id: string | number }>(
-    sql`insert into saved_views (owner_id, root_path, slug, name, shared, state)
-      values (${ownerId}, ${input.rootPath}, ${slug}, ${input.name}, ${input.shared ?? false}, ${JSON.stringify(input.state)}::jsonb)
-      on conflict (owner_id, root_path, slug) do nothing returning id`,
+  // One statement: the owner's views of the list counted, and the view written only below the limit.
+  const [row] = await database.rows<{ id: string | number | null; held: number }>(
+    sql`with held as (select count(*)::int as n from saved_views where owner_id = ${ownerId} and root_path = ${input.rootPath}),
+      written as (insert into saved_views (owner_id, root_path, slug, name, shared, state)
+        select ${ownerId}, ${input.rootPath}, ${slug}, ${input.name}, ${input.shared ?? false}, ${JSON.stringify(input.state)}::jsonb
+        from held where held.n < ${MAX_VIEWS_PER_LIST}
+        on conflict (owner_id, root_path, slug) do nothing returning id)
+      select (select id from written) as id, (select n from held) as held`,
   );
-  if (!row) throw conflict(`You already have a view of ${input.rootPath} at ${slug}`, { slug: 'Taken' }, 'slug_taken');
+  if (row?.id === null || row?.id === undefined) {
+    if ((row?.held ?? 0) >= MAX_VIEWS_PER_LIST) {
+      throw conflict(
+        `You have ${MAX_VIEWS_PER_LIST} views of ${input.rootPath}, the most one list keeps; delete one first`,
+        undefined,
+        'view_limit',
+      );
+    }
+    throw conflict(`You already have a view of ${input.rootPath} at ${slug}`, { slug: 'Taken' }, 'slug_taken');
+  }
   return visibleView(database, actor, Number(row.id));
 }
 
@@ -203,7 +219,7 @@ async function listViews(database: Database, actor: Actor, rootPath: string): Pr
   if (!entity || !readableEntity(actor, entity.name)) return [];
   const rows = await database.rows<ViewRow>(
     sql`select ${columns} from ${from} where v.root_path = ${rootPath} and ${visibleTo(actor)}
-      order by (v.owner_id = ${actor.userId}) desc, lower(v.name), v.id limit 500`,
+      order by (v.owner_id = ${actor.userId}) desc, lower(v.name), v.id limit ${2 * MAX_VIEWS_PER_LIST}`,
   );
   return rows.map((row) => viewOf(row, actor));
 }

@@ -5,7 +5,10 @@ import {
   fieldTypeModule,
   filterOps,
 } from '@data-platform/shared/fields/field-types';
+import { slugOf } from '@data-platform/shared/saved-view-slug';
 import type { FilterCondition, Layout } from '../store/layouts-slice.ts';
+
+export { slugOf };
 
 /** What a list shows: its columns, filters, sort (`-revenue,name`) and search text. */
 export interface ListView {
@@ -122,18 +125,6 @@ export function nextSort(sort: string, field: string, add: boolean): string {
   if (!add) return cycled ? sortText([cycled]) : '';
   if (!current) return sortText([...keys, { field, desc: false }]);
   return sortText(keys.flatMap((key) => (key.field !== field ? [key] : cycled ? [cycled] : [])));
-}
-
-/** A path segment for a view's name: `Seed deals in France` → `seed-deals-in-france`. */
-export function slugOf(name: string): string {
-  const slug = name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 60);
-  return slug || 'view';
 }
 
 /** `<rootPath>/views/<slug>`, made unique among the layouts already saved. */
