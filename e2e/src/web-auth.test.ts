@@ -87,6 +87,8 @@ describe('signing in and the account screens', () => {
     const page = await newPage(browser);
     await open(page, `${server.url}/sign-in`);
     await page.getByRole('link', { name: 'Forgot Password' }).click();
+    // The page loads on demand: until it shows, the sign-in form (and its email box) is still there.
+    await page.getByRole('heading', { name: 'Forgot Password' }).waitFor();
     await page.locator('input[name="email"]').fill(user.email);
     await page.getByRole('button', { name: 'Mail me a link' }).click();
     await page.getByText('If an account uses this email, a reset link is on its way.').waitFor();
