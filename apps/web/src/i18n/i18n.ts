@@ -5,7 +5,18 @@ import { DEFAULT_LANGUAGE, LANGUAGE_CACHE_KEY } from '../constants.ts';
 import { languages } from './languages.ts';
 
 /** The namespaces the web app uses; `mail` beside them is the server's. */
-export const namespaces = ['common', 'auth', 'errors', 'dashboard', 'entities', 'options', 'record', 'users'] as const;
+export const namespaces = [
+  'common',
+  'auth',
+  'errors',
+  'dashboard',
+  'entities',
+  'options',
+  'record',
+  'users',
+  'grid',
+  'totals',
+] as const;
 
 /**
  * What the screens before sign-in use (the splash, the account screens, the
