@@ -1,9 +1,19 @@
 import { z } from 'zod';
-import { inSidebarOrder } from './entities/entity.ts';
-import { entityList } from './entities/registry.ts';
+import { owner } from './entities/common-fields.ts';
+import { type EntityDescription, inSidebarOrder } from './entities/entity.ts';
+import { entityList, findEntity } from './entities/registry.ts';
 
-const groupCountsSchema = z.array(z.object({ value: z.string().nullable(), count: z.number() }));
+const amountsSchema = z.array(z.object({ currency: z.string(), amount: z.number() }));
+const groupCountsSchema = z.array(
+  z.object({
+    value: z.string().nullable(),
+    count: z.number(),
+    /** The sum of the breakdown's money field per currency, largest first (rows without an amount add nothing). */
+    amounts: amountsSchema.optional(),
+  }),
+);
 export type GroupCount = z.infer<typeof groupCountsSchema>[number];
+export type CurrencyAmount = z.infer<typeof amountsSchema>[number];
 
 /** One of the home dashboard's picklist breakdowns: rows of a resource counted per value of one field. */
 export interface DashboardBreakdown {
@@ -14,6 +24,16 @@ export interface DashboardBreakdown {
 }
 export type BreakdownKey = `${string}By${string}`;
 
+/**
+ * The money field a breakdown sums per value and currency beside its count:
+ * the entity's first money field in the order its description lists them (a
+ * deal's amount, an investor's AUM), when it has one.
+ */
+export function breakdownAmountField(resource: string): string | undefined {
+  const entity = findEntity(resource);
+  return entity && Object.entries(entity.fields).find(([, field]) => field.type === 'money')?.[0];
+}
+
 /** The breakdowns the descriptions ask for (`dashboard.breakdowns`), in sidebar order. */
 export const dashboardBreakdowns: readonly DashboardBreakdown[] = inSidebarOrder(entityList).flatMap((entity) =>
   (entity.dashboard?.breakdowns ?? []).map((field) => ({
@@ -21,6 +41,24 @@ export const dashboardBreakdowns: readonly DashboardBreakdown[] = inSidebarOrder
     resource: entity.name,
     field,
   })),
+);
+
+/**
+ * The field naming whose a row is: `ownedBy` where the description says so
+ * (tasks), else the shared owner field (`...owner` of common-fields.ts) where
+ * the description has it (companies, contacts, deals, investors).
+ */
+export function ownerFieldOf(entity: EntityDescription): string | undefined {
+  if (entity.ownedBy) return entity.ownedBy;
+  return Object.entries(entity.fields).find(([, field]) => field === owner.ownerId)?.[0];
+}
+
+/** The record types with an owner, in sidebar order: the dashboard's "my records". */
+export const ownedEntities: readonly { resource: string; field: string }[] = inSidebarOrder(entityList).flatMap(
+  (entity) => {
+    const field = entity.navigation ? ownerFieldOf(entity) : undefined;
+    return field ? [{ resource: entity.name, field }] : [];
+  },
 );
 
 const breakdownShape = Object.fromEntries(
@@ -36,10 +74,16 @@ const summariesShape = {
         body: z.string(),
         entity: z.string(),
         recordId: z.number(),
+        /** The record's name as `recordName` gives it; null when the reader may not read the record (or it is gone). */
+        recordName: z.string().nullable(),
         createdAt: z.string(),
         createdBy: z.object({ id: z.number(), fullName: z.string() }).nullable(),
       }),
     )
+    .optional(),
+  /** The signed-in user's records per owned record type the user may read (see `ownedEntities`). */
+  mine: z
+    .array(z.object({ resource: z.string(), field: z.string(), userId: z.number(), count: z.number() }))
     .optional(),
 };
 
@@ -49,6 +93,8 @@ const summariesShape = {
  */
 export type DashboardSummaries = z.infer<z.ZodObject<typeof summariesShape>> &
   Partial<Record<BreakdownKey, GroupCount[]>>;
+export type RecentNote = NonNullable<DashboardSummaries['recentNotes']>[number];
+export type MyRecordCount = NonNullable<DashboardSummaries['mine']>[number];
 
 /** `GET /api/v1/configs/summaries`: the home dashboard; each part only when the user may read it. */
 export const dashboardSummariesSchema = z.object({ ...summariesShape, ...breakdownShape }) as unknown as z.ZodType<

@@ -1,62 +1,131 @@
 import type { DashboardSummaries } from '@data-platform/shared/summaries';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { signInWithPermissions } from '../testing/accounts.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
 
 describe('GET /api/v1/configs/summaries', () => {
   let server: TestServer;
-  const post = (resource: string, body: unknown) =>
-    server.fetch(`/api/v1/${resource}`, {
+  let adminId: number;
+  const post = async (resource: string, body: unknown) => {
+    const response = await server.fetch(`/api/v1/${resource}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
     });
+    expect(response.status, await response.clone().text()).toBe(201);
+    return (await response.json()) as { id: number };
+  };
+  const summariesAs = async (token?: string) => {
+    const response = await fetch(`${server.url}/api/v1/configs/summaries`, {
+      headers: { authorization: `Bearer ${token ?? server.token}` },
+    });
+    expect(response.status).toBe(200);
+    return (await response.json()) as DashboardSummaries;
+  };
 
   beforeAll(async () => {
     server = await startTestServer();
-    for (const stage of ['Sourced', 'Sourced', 'Term sheet']) await post('deals', { name: `Deal ${stage}`, stage });
-    await post('deals', { name: 'Deal without stage' });
-    const investor = (await (await post('investors', { name: 'Pension', fundraisingStatus: 'Meeting' })).json()) as {
-      id: number;
-    };
+    const me = (await (await server.fetch('/api/v1/auth/me')).json()) as { id: number };
+    adminId = me.id;
+    const money = (amount: number, currency: string) => ({ amount, currency });
+    await post('deals', { name: 'Deal A', stage: 'Sourced', amount: money(100, 'USD'), ownerId: adminId });
+    await post('deals', { name: 'Deal B', stage: 'Sourced', amount: money(250.5, 'USD') });
+    await post('deals', { name: 'Deal C', stage: 'Sourced', amount: money(80, 'EUR'), ownerId: adminId });
+    await post('deals', { name: 'Deal D', stage: 'Term sheet' });
+    await post('deals', { name: 'Deal without stage', amount: money(5, 'GBP') });
+    const investor = await post('investors', { name: 'Pension', fundraisingStatus: 'Meeting', ownerId: adminId });
     await post('funds', { name: 'Fund I', currency: 'USD', status: 'Investing' });
     await post('notes', { entity: 'investors', recordId: investor.id, body: 'Met the CIO' });
   });
   afterAll(() => server?.close());
 
-  it('counts records and breaks down the pipeline in picklist order, empty values last', async () => {
-    const summaries = (await (await server.fetch('/api/v1/configs/summaries')).json()) as DashboardSummaries;
-    expect(summaries.counts.deals).toEqual({ total: 4, totalExact: true });
+  it('counts records and breaks down the pipeline in picklist order, empty values last, with amounts per currency', async () => {
+    const summaries = await summariesAs();
+    expect(summaries.counts.deals).toEqual({ total: 5, totalExact: true });
     expect(summaries.counts.investors?.total).toBe(1);
     expect(summaries.counts.companies?.total).toBe(0);
     const stages = summaries.dealsByStage ?? [];
-    expect(stages[0]).toEqual({ value: 'Sourced', count: 2 });
-    expect(stages.find((s) => s.value === 'Term sheet')?.count).toBe(1);
-    expect(stages.find((s) => s.value === 'Closing')?.count).toBe(0);
-    expect(stages.at(-1)).toEqual({ value: null, count: 1 });
+    expect(stages[0]).toEqual({
+      value: 'Sourced',
+      count: 3,
+      amounts: [
+        { currency: 'USD', amount: 350.5 },
+        { currency: 'EUR', amount: 80 },
+      ],
+    });
+    expect(stages.find((s) => s.value === 'Term sheet')).toEqual({ value: 'Term sheet', count: 1, amounts: [] });
+    expect(stages.find((s) => s.value === 'Closing')).toEqual({ value: 'Closing', count: 0, amounts: [] });
+    expect(stages.at(-1)).toEqual({ value: null, count: 1, amounts: [{ currency: 'GBP', amount: 5 }] });
     expect(summaries.investorsByFundraisingStatus?.find((s) => s.value === 'Meeting')?.count).toBe(1);
-    expect(summaries.fundsByStatus?.find((s) => s.value === 'Investing')?.count).toBe(1);
-    expect(summaries.recentNotes?.[0]).toMatchObject({ body: 'Met the CIO', entity: 'investors' });
-    expect(summaries.recentNotes?.[0]?.createdBy?.fullName).toBe('Admin');
+    // Funds have no money field: counts only.
+    expect(summaries.fundsByStatus?.find((s) => s.value === 'Investing')).toEqual({ value: 'Investing', count: 1 });
+  });
+
+  it('names the record of each recent note, in the same statements however many notes there are', async () => {
+    const rows = vi.spyOn(server.database, 'rows');
+    const before = await summariesAs();
+    const statementsWithOneNote = rows.mock.calls.length;
+    expect(before.recentNotes).toEqual([
+      expect.objectContaining({ body: 'Met the CIO', entity: 'investors', recordName: 'Pension' }),
+    ]);
+    expect(before.recentNotes?.[0]?.createdBy?.fullName).toBe('Admin');
+    const fund = await post('funds', { name: 'Fund II', currency: 'EUR' });
+    const quarter = await post('fundPerformances', { fundId: fund.id, asOfDate: '2025-12-31', currency: 'EUR' });
+    await post('notes', { entity: 'fundPerformances', recordId: quarter.id, body: 'NAV **up**' });
+    for (let i = 1; i <= 8; i++) {
+      const company = await post('companies', { name: `Company ${i}` });
+      await post('notes', { entity: 'companies', recordId: company.id, body: `Note ${i}` });
+    }
+    rows.mockClear();
+    const after = await summariesAs();
+    expect(rows.mock.calls.length).toBe(statementsWithOneNote);
+    rows.mockRestore();
+    expect(after.recentNotes).toHaveLength(10);
+    expect(after.recentNotes?.[0]).toMatchObject({ entity: 'companies', recordName: 'Company 8' });
+    // Named within its fund, as everywhere a fund's quarter stands alone.
+    expect(after.recentNotes?.find((note) => note.body === 'NAV **up**')?.recordName).toBe('Fund II · 2025-12-31');
+  });
+
+  it("counts the signed-in user's own records per owned record type", async () => {
+    const summaries = await summariesAs();
+    const mine = Object.fromEntries((summaries.mine ?? []).map((m) => [m.resource, m]));
+    expect(mine.deals).toEqual({ resource: 'deals', field: 'ownerId', userId: adminId, count: 2 });
+    expect(mine.investors?.count).toBe(1);
+    expect(mine.companies?.count).toBe(0);
+    expect(mine.tasks?.count).toBe(0);
   });
 
   it('leaves out what the user may not read', async () => {
-    const { token } = await signInWithPermissions(server, ['deals:read', 'notes:read']);
-    const response = await fetch(`${server.url}/api/v1/configs/summaries`, {
-      headers: { authorization: `Bearer ${token}` },
+    const { token, userId } = await signInWithPermissions(server, ['deals:read', 'notes:read', 'tasks:read']);
+    const deal = await post('deals', { name: 'Their deal', stage: 'Closing', ownerId: userId });
+    const investor = await post('investors', { name: 'Their investor', ownerId: userId });
+    await post('tasks', { title: 'On a deal', entity: 'deals', recordId: deal.id, status: 'Open', ownerId: userId });
+    await post('tasks', {
+      title: 'On an investor',
+      entity: 'investors',
+      recordId: investor.id,
+      status: 'Open',
+      ownerId: userId,
     });
-    const summaries = (await response.json()) as DashboardSummaries;
+    const summaries = await summariesAs(token);
     expect(Object.keys(summaries.counts)).toEqual(['deals']);
-    // The whole pipeline of deals, as the administrator sees it: the deals are all this user's to read.
-    expect(summaries.dealsByStage?.filter((stage) => stage.count > 0)).toEqual([
-      { value: 'Sourced', count: 2 },
-      { value: 'Term sheet', count: 1 },
-      { value: null, count: 1 },
+    expect(
+      summaries.dealsByStage?.filter((stage) => stage.count > 0).map(({ value, count }) => [value, count]),
+    ).toEqual([
+      ['Sourced', 3],
+      ['Term sheet', 1],
+      ['Closing', 1],
+      [null, 1],
     ]);
     expect(summaries.investorsByFundraisingStatus).toBeUndefined();
     expect(summaries.fundsByStatus).toBeUndefined();
-    // The only note is on an investor, which this user cannot read.
+    // Notes on investors, companies and fund quarters, none of which this user can read.
     expect(summaries.recentNotes).toEqual([]);
+    // Their deal and their task on it; not the investor, nor the task on it.
+    expect(summaries.mine).toEqual([
+      { resource: 'deals', field: 'ownerId', userId, count: 1 },
+      { resource: 'tasks', field: 'ownerId', userId, count: 1 },
+    ]);
   });
 
   it('needs a signed-in user', async () => {
