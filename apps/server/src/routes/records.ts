@@ -30,6 +30,7 @@ import { errorBodySchema, validateBody } from '../http/errors.ts';
 import { idParamsSchema, versionFromIfMatch } from '../http/record-params.ts';
 import { listResponseSchema, sendPage, sendRecord } from '../http/record-replies.ts';
 import { type ExportFormat, exportColumns, exportContentTypes, exportFormats, exportStream } from '../io/export.ts';
+import { registerAggregatesRoute } from './aggregates.ts';
 
 const filterHelp = `Filters: \`filter[field][op]=value\` with op one of eq, ne, lt, lte, gt, gte, in (comma-separated),
 contains, startsWith, isNull, notNull (\`filter[field]=value\` means eq). \`select=a,b\` returns only those fields and id.
@@ -102,6 +103,7 @@ function registerEntityRoutes(
         return list(request.actor, described, parseListBody(described, request.body), reply);
       },
     });
+    registerAggregatesRoute(app, database, entity, base);
     if (exportPermissions(entity)) {
       api.get(`${base}/export`, {
         config: { ...access('read'), permission: `${entity.name}:export` },

@@ -130,6 +130,12 @@ export interface FieldTypeModule {
   text?: boolean;
   /** Values are picked from the field's `options`. */
   options?: boolean;
+  /**
+   * A quantity a list's totals count, sum, average and bound (a year or a
+   * code is a number that does not add up). Money, and an amount with a
+   * `currencyField`, are totalled per currency, never across currencies.
+   */
+  aggregatable?: boolean;
   /** A custom field may have this type. */
   customizable: boolean;
   /**

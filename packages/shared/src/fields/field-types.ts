@@ -89,6 +89,8 @@ export const numericTypes = typesWhere((m) => numericPgTypes.has(m.storage.pgTyp
 export const sortableTypes = typesWhere((m) => m.sortable);
 /** Types whose values are picked from the field's options. */
 export const optionTypes = typesWhere((m) => m.options === true);
+/** Types a list's totals sum, average and bound (see FieldTypeModule.aggregatable). */
+export const aggregatableTypes = typesWhere((m) => m.aggregatable === true);
 
 /** The field types a custom field can have (references and system types stay with built-in fields). */
 export const customFieldTypes = fieldTypes.filter((type) => modules[type].customizable);

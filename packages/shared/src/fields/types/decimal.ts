@@ -13,6 +13,7 @@ export const exactNumber = {
   ops: numberOps,
   filterChoices: rangeChoices,
   sortable: true,
+  aggregatable: true,
   valueSchema: (field, { fieldNumber }) => fieldNumber(field, false),
   filterValueSchema: (_field, { numberText }) => numberText('Expected a number', (n) => n.finite()),
   importCell: cellNumber,

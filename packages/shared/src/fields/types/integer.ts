@@ -10,6 +10,7 @@ export const integer = defineFieldType({
   ops: numberOps,
   filterChoices: rangeChoices,
   sortable: true,
+  aggregatable: true,
   customizable: true,
   valueSchema: (field, { fieldNumber }) => fieldNumber(field, true),
   filterValueSchema: (_field, { numberText }) => numberText('Expected a whole number', (n) => n.int()),

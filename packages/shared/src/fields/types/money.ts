@@ -22,6 +22,7 @@ export const money = defineFieldType({
   ops: numberOps,
   filterChoices: rangeChoices,
   sortable: true,
+  aggregatable: true,
   customizable: true,
   valueSchema: (_field, { z, finite, currencyCode }) => z.strictObject({ amount: finite, currency: currencyCode }),
   filterValueSchema: (_field, { numberText }) => numberText('Expected a number', (n) => n.finite()),

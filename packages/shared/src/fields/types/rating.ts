@@ -14,6 +14,7 @@ export const rating = defineFieldType({
   ops: numberOps,
   filterChoices: rangeChoices,
   sortable: true,
+  aggregatable: true,
   customizable: true,
   valueSchema: (_field, { z }) =>
     z
