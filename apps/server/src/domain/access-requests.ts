@@ -45,7 +45,7 @@ export async function requestAccess(
  */
 async function decideAccessRequest(
   { database, mailer, config }: CommandContext,
-  { actor, ip }: Requester,
+  { actor, ip, language }: Requester,
   userId: number,
   roleId: number | null,
 ): Promise<string> {
@@ -66,6 +66,7 @@ async function decideAccessRequest(
       {
         to: user.email,
         template: approved ? 'accessApproved' : 'accessRejected',
+        language,
         values: { name: user.full_name, link: `${config.publicUrl}/` },
       },
       tx,

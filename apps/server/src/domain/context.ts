@@ -1,7 +1,7 @@
 import type { Actor } from '../auth/actor.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
-import type { Mailer } from '../mail/mailer.ts';
+import type { Mailer, MailLanguage } from '../mail/mailer.ts';
 
 /**
  * What the commands work with. A command runs in one transaction and mails
@@ -18,4 +18,10 @@ export interface Requester {
   actor: Actor;
   ip: string;
   userAgent?: string;
+  /**
+   * The language the request asks for, of those mails are written in. Users
+   * store none, so the mails a command sends are in it: one's own for a reset
+   * link, the inviting or approving administrator's for an invitation or a decision.
+   */
+  language?: MailLanguage;
 }

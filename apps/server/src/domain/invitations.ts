@@ -18,18 +18,19 @@ function expiryText(ttlMs: number): string {
 async function mailInvitation(
   { database, mailer, config }: CommandContext,
   user: { id: number; email: string; roleName: string },
-  inviterId: number | null,
+  { actor, language }: Requester,
   tx: Executor,
 ): Promise<void> {
   const token = await issueUserToken(database, user.id, 'invitation', config.invitationTtlMs, tx);
   const [inviter] = await database.rows<{ full_name: string }>(
-    sql`select full_name from users where id = ${inviterId}`,
+    sql`select full_name from users where id = ${actor.userId}`,
     tx,
   );
   await mailer.send(
     {
       to: user.email,
       template: 'invitation',
+      language,
       values: {
         inviter: inviter?.full_name ?? 'An administrator',
         role: user.roleName,
@@ -48,10 +49,11 @@ async function mailInvitation(
  */
 export async function inviteUser(
   context: CommandContext,
-  { actor, ip }: Requester,
+  requester: Requester,
   { email, roleId }: { email: string; roleId: number },
 ): Promise<string> {
   const { database } = context;
+  const { actor, ip } = requester;
   return database.db.transaction(async (tx) => {
     const [existing] = await database.rows<{ status: string }>(
       sql`select status from users where email = ${email}`,
@@ -71,7 +73,7 @@ export async function inviteUser(
       tx,
     )) as [{ id: number }];
     const id = Number(created.id);
-    await mailInvitation(context, { id, email, roleName }, actor.userId, tx);
+    await mailInvitation(context, { id, email, roleName }, requester, tx);
     await recordAudit(
       database,
       { type: 'invitationSent', actorId: actor.userId, ip, targetUserId: id, targetEmail: email },
@@ -84,10 +86,11 @@ export async function inviteUser(
 /** Mails an invited user a new link (the previous one stops working). Answers their record. */
 export async function resendInvitation(
   context: CommandContext,
-  { actor, ip }: Requester,
+  requester: Requester,
   { userId }: { userId: number },
 ): Promise<string> {
   const { database } = context;
+  const { actor, ip } = requester;
   return database.db.transaction(async (tx) => {
     const user = await lockedUser(database, userId, tx);
     assertCanActOn(actor, user);
@@ -98,7 +101,7 @@ export async function resendInvitation(
         'not_invited',
       );
     }
-    await mailInvitation(context, { id: user.id, email: user.email, roleName: user.role_name ?? '' }, actor.userId, tx);
+    await mailInvitation(context, { id: user.id, email: user.email, roleName: user.role_name ?? '' }, requester, tx);
     await recordAudit(
       database,
       {

@@ -15,7 +15,6 @@ import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import { mapDatabaseError } from '../db/errors.ts';
 import { createMailer } from '../mail/mailer.ts';
-import { installMailLanguage } from '../mail/request-language.ts';
 import { registerAuthRoutes } from '../routes/auth.ts';
 import { registerFileRoutes } from '../routes/files.ts';
 import { registerImportRoutes } from '../routes/import.ts';
@@ -129,7 +128,6 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
   );
 
   const mailer = await createMailer(config, database, app.log);
-  installMailLanguage(app);
   app.addHook('onClose', async () => mailer.close());
   registerCrudRoutes(app, database, config.dataDir);
   await registerFileRoutes(app, database, config);

@@ -71,6 +71,32 @@ describe('mail language', () => {
     expect(mail.subject).toBe('Réinitialisez votre mot de passe Data Platform');
   });
 
+  it("an access decision is in the deciding administrator's language, each request its own", async () => {
+    const pendingUser = async (tag: string) => {
+      const email = uniqueEmail(tag);
+      const asked = await apiClient(server.url).post('/api/v1/auth/register', {
+        email,
+        firstName: 'Ada',
+        lastName: 'Lovelace',
+        password: 'a long enough passphrase 42',
+      });
+      expect(asked.status, JSON.stringify(asked.body)).toBe(202);
+      const pending = await admin.list('/api/v1/users', { 'filter[email]': email });
+      return { email, id: (pending.body.data[0] as { id: number }).id };
+    };
+    const [approved, rejected] = await Promise.all([pendingUser('approved-fr'), pendingUser('rejected-en')]);
+    const viewer = await roleIdOf(admin, 'Viewer');
+    // Two decisions at once, in two languages: neither mail takes the other's.
+    const [yes, no] = await Promise.all([
+      adminAsking('fr').post(`/api/v1/users/${approved.id}/approve`, { roleId: viewer }),
+      adminAsking('en-GB').post(`/api/v1/users/${rejected.id}/reject`, {}),
+    ]);
+    expect(yes.status, JSON.stringify(yes.body)).toBe(200);
+    expect(no.status, JSON.stringify(no.body)).toBe(200);
+    expect((await outbox.next(approved.email)).subject).toBe('Votre accès à Data Platform est approuvé');
+    expect((await outbox.next(rejected.email)).subject).toBe('Your request for access to Data Platform');
+  });
+
   it('reads a header as browsers write it', () => {
     const offered = ['en', 'fr'] as const;
     expect(languageOfHeader('fr-FR,fr;q=0.9,en-US;q=0.8,en;q=0.7', offered)).toBe('fr');

@@ -6,18 +6,22 @@ import i18next, { type i18n } from 'i18next';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Config } from '../config.ts';
 import type { Database, Executor } from '../db/client.ts';
-import { currentAcceptLanguage, languageOfHeader } from './request-language.ts';
 
 export type MailTemplate = 'invitation' | 'passwordReset' | 'accessApproved' | 'accessRejected';
 export const mailLanguages = ['en', 'fr'] as const;
+export type MailLanguage = (typeof mailLanguages)[number];
 
 export interface MailMessage {
   to: string;
   template: MailTemplate;
   /** Dates are written in the mail's language; a built-in role's name (`role`) is translated. */
   values: Record<string, string | number | Date>;
-  /** The recipient's language when known; else the one the current request asks for (Accept-Language), else English. */
-  language?: string;
+  /**
+   * The mail's language: users store none, so the commands pass the one the
+   * request that sends the mail asks for (the requester's, from its
+   * Accept-Language); English when it names none we write in.
+   */
+  language: MailLanguage | undefined;
 }
 
 export interface Mailer {
@@ -57,7 +61,7 @@ export async function createMailer(config: Config, database: Database, log: Fast
   const transport: Transporter | undefined = config.smtpUrl ? nodemailer.createTransport(config.smtpUrl) : undefined;
   return {
     async send({ to, template, values, language }, executor) {
-      const chosen = language ?? languageOfHeader(currentAcceptLanguage(), mailLanguages) ?? 'en';
+      const chosen = language ?? 'en';
       const t = translator.getFixedT(chosen);
       const dates = new Intl.DateTimeFormat(chosen, { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' });
       const shown = Object.fromEntries(

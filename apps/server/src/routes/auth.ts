@@ -10,7 +10,7 @@ import { clear, type Limiter, record, retryAfter, take } from '../auth/throttle.
 import { consumeUserToken, issueUserToken } from '../auth/user-tokens.ts';
 import { requestAccess } from '../domain/access-requests.ts';
 import { assertAcceptablePassword, currentUser, setPassword } from '../domain/accounts.ts';
-import type { CommandContext } from '../domain/context.ts';
+import type { CommandContext, Requester } from '../domain/context.ts';
 import { invalid, refused, tooMany, unauthenticated } from '../domain/errors.ts';
 import { acceptInvitation } from '../domain/invitations.ts';
 import { errorBodySchema } from '../http/errors.ts';
@@ -53,7 +53,7 @@ export function registerAuthRoutes(app: FastifyInstance, context: CommandContext
     if (wait > 0) throw tooMany(wait);
   };
 
-  const mailResetLink = async (email: string, ip: string) => {
+  const mailResetLink = async (email: string, { ip, language }: Requester) => {
     const [user] = await database.rows<{ id: number }>(
       sql`select id from users where email = ${email} and status = 'active'`,
     );
@@ -62,6 +62,7 @@ export function registerAuthRoutes(app: FastifyInstance, context: CommandContext
     await mailer.send({
       to: email,
       template: 'passwordReset',
+      language,
       values: {
         link: `${config.publicUrl}/reset-password?token=${token}`,
         minutes: config.passwordResetTtlMs / 60_000,
@@ -195,7 +196,9 @@ export function registerAuthRoutes(app: FastifyInstance, context: CommandContext
       await throttleMail(request, email);
       // Not awaited: neither the time the lookup and the mail take nor a failed
       // delivery may tell whether an account uses this email.
-      mailResetLink(email, request.ip).catch((err) => request.log.error({ err }, 'password reset mail not sent'));
+      mailResetLink(email, requesterOf(request)).catch((err) =>
+        request.log.error({ err }, 'password reset mail not sent'),
+      );
       return reply.code(202).send({ message: 'If an account uses this email, a reset link is on its way.' });
     },
   });
