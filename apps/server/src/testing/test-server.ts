@@ -8,8 +8,10 @@ import { inject } from 'vitest';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** A migrated PGlite data directory with reference data, as a tarball path. */
+    /** A migrated PGlite data directory with reference data, as a tarball path ('' on PostgreSQL). */
     pgliteTemplate: string;
+    /** A migrated PostgreSQL database with reference data, to copy ('' on PGlite). */
+    postgresTemplate: string;
   }
 }
 
@@ -37,12 +39,18 @@ export interface TestServer {
 /**
  * A fresh PostgreSQL database on the server named by TEST_DATABASE_URL,
  * dropped by the returned function; so test files never see each other's rows.
+ * Empty, or a copy of `template` (a database nobody is connected to).
  */
-export async function createScratchDatabase(adminUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function createScratchDatabase(
+  adminUrl: string,
+  template?: string,
+): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `dp_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`create database ${name}`);
+  // Both names are ours (random hex, or one made here): no identifier comes from input.
+  if (template && !/^dp_test_[0-9a-f]{12}$/.test(template)) throw new Error(`Not a test template: ${template}`);
+  await admin.query(template ? `create database ${name} template ${template}` : `create database ${name}`);
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
@@ -60,10 +68,12 @@ export async function createScratchDatabase(adminUrl: string): Promise<{ url: st
 /**
  * A migrated database of its own: in-memory PGlite, or a scratch PostgreSQL
  * database when TEST_DATABASE_URL is set; `close` also drops the scratch one.
+ * Both start as copies of the run's template (global-setup.ts), whose
+ * migrations opening it then finds applied.
  */
 export async function openTestDatabase(): Promise<{ database: Database; close(): Promise<void> }> {
   const scratch = process.env.TEST_DATABASE_URL
-    ? await createScratchDatabase(process.env.TEST_DATABASE_URL)
+    ? await createScratchDatabase(process.env.TEST_DATABASE_URL, inject('postgresTemplate') || undefined)
     : undefined;
   const template = inject('pgliteTemplate');
   const loadDataDir = !scratch && template ? new Blob([await readFile(template)]) : undefined;
