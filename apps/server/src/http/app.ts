@@ -18,6 +18,7 @@ import { createMailer } from '../mail/mailer.ts';
 import { registerAuthRoutes } from '../routes/auth.ts';
 import { registerFileRoutes } from '../routes/files.ts';
 import { registerImportRoutes } from '../routes/import.ts';
+import { registerRelationTotalRoutes } from '../routes/relation-totals.ts';
 import { registerCrudRoutes } from '../routes/records.ts';
 import { registerRoleRoutes } from '../routes/roles.ts';
 import { registerSavedViewRoutes } from '../routes/saved-views.ts';
@@ -130,6 +131,7 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
   const mailer = await createMailer(config, database, app.log);
   app.addHook('onClose', async () => mailer.close());
   registerCrudRoutes(app, database, config.dataDir);
+  registerRelationTotalRoutes(app, database);
   await registerFileRoutes(app, database, config);
   registerImportRoutes(app, database, config);
   const commands = { database, config, mailer };
