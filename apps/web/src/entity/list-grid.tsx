@@ -11,15 +11,20 @@ import {
 import { useVirtualizer } from '@tanstack/react-virtual';
 import {
   type CSSProperties,
+  type KeyboardEvent,
+  lazy,
   type MouseEvent,
   memo,
   type ReactNode,
   type RefObject,
+  Suspense,
   type SyntheticEvent,
   useCallback,
   useEffect,
+  useLayoutEffect,
   useMemo,
   useRef,
+  useState,
 } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
@@ -29,10 +34,14 @@ import { useLocalizedPath } from '../i18n/use-localized-path.ts';
 import type { Row } from '../store/resource-slices.ts';
 import { type CellT, cellContent } from './cell-value.tsx';
 import type { Column } from './columns.ts';
+import { type CellPosition, movedCell } from './grid-keyboard.ts';
 import classes from './list-grid.module.css';
 import { sortKeys } from './list-state.ts';
 import { recordPath } from './record-routes.ts';
 import { resourceRoutes } from './resource-routes.ts';
+
+// The editor of a cell, its form and field widgets are fetched when a cell is first edited.
+const CellEditor = lazy(async () => ({ default: (await import('./cell-editor.tsx')).CellEditor }));
 
 const features = tableFeatures({ rowSortingFeature });
 const helper = createColumnHelper<typeof features, Row>();
@@ -114,6 +123,15 @@ export interface ListGridProps {
   display?: string;
   /** The resource listed; by default the one of the list screen the grid is on. */
   resource?: string;
+  /** The id of the row the preview panel shows, if any: that row is marked. */
+  previewId?: number | null;
+  /**
+   * Opens the preview of a row (a click on it, Enter on it) or closes it
+   * (null: Escape). Without it, Enter opens the record's page.
+   */
+  onPreview?: (row: Row | null) => void;
+  /** The columns whose cells the user may edit in place (double click, Enter or F2 on the cell). */
+  editable?: ReadonlySet<string> | null;
 }
 
 /**
@@ -133,15 +151,20 @@ export function ListGrid(props: ListGridProps) {
   const display = props.display ?? (resource ? findEntity(resource)?.display : undefined);
   const recordHref = useRecordHref(resource);
   const navigate = useNavigate();
-  /** A plain click on a name opens the record in the app; a middle or modified click is the browser's. */
-  const follow = useCallback(
-    (event: MouseEvent<HTMLAnchorElement>) => {
-      if (event.button !== 0 || event.metaKey || event.altKey || event.ctrlKey || event.shiftKey) return;
-      event.preventDefault();
-      void navigate(event.currentTarget.getAttribute('href') ?? '/');
+  const { onPreview } = props;
+  /** Enter on a row: its preview, or its page where the list has no preview. */
+  const open = useCallback(
+    (row: Row) => {
+      if (onPreview) onPreview(row);
+      else {
+        const href = recordHref?.(row);
+        if (href) void navigate(href);
+      }
     },
-    [navigate],
+    [onPreview, recordHref, navigate],
   );
+  /** A row's link (its name, its actions) followed in the app. */
+  const follow = useCallback((href: string) => void navigate(href), [navigate]);
 
   const columnDefs = useMemo(
     () =>
@@ -199,12 +222,15 @@ export function ListGrid(props: ListGridProps) {
   return (
     <div ref={scrollRef} className={classes.scroller} data-testid="list-grid">
       <table
+        // The grid pattern (ARIA): one tab stop, arrows between the cells; its table keeps the rows' and cells' roles.
+        // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: a table is the grid role's own element.
+        role="grid"
         className={classes.table}
         style={tableStyle}
+        aria-label={props.caption}
         aria-rowcount={total === null ? -1 : total + 1}
         aria-busy={busy}
       >
-        <caption className={classes.caption}>{props.caption}</caption>
         <thead className={classes.head}>
           {table.getHeaderGroups().map((group) => (
             <tr key={group.id} className={classes.row} aria-rowindex={1}>
@@ -273,6 +299,11 @@ export function ListGrid(props: ListGridProps) {
           t={t}
           format={format}
           onEndReached={props.onEndReached}
+          resource={resource}
+          previewId={props.previewId ?? null}
+          onPreview={onPreview}
+          onOpen={open}
+          editable={props.editable ?? null}
         />
       </table>
     </div>
@@ -290,22 +321,42 @@ interface GridBodyProps {
   /** The display field, whose cells link to their record when `recordHref` says where. */
   display: string | undefined;
   recordHref: ((row: Row) => string | undefined) | null;
-  follow: (event: MouseEvent<HTMLAnchorElement>) => void;
+  /** Opens an address of the app: where a plain click on a row's link (its name, an action) leads. */
+  follow: (href: string) => void;
   t: CellT;
   format: Formatters;
   onEndReached: () => void;
+  resource: string | undefined;
+  previewId: number | null;
+  onPreview: ((row: Row | null) => void) | undefined;
+  onOpen: (row: Row) => void;
+  editable: ReadonlySet<string> | null;
 }
 
 /**
  * The rows in view, and a few either side. Its own component so that
  * scrolling renders it alone, not the table and its header.
  */
-const GridBody = memo(function GridBody({ scrollRef, rows, selection, onEndReached, ...shared }: GridBodyProps) {
+const GridBody = memo(function GridBody({
+  scrollRef,
+  rows,
+  selection,
+  onEndReached,
+  resource,
+  previewId,
+  onPreview,
+  onOpen,
+  editable,
+  follow,
+  ...shared
+}: GridBodyProps) {
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: OVERSCAN,
+    // The sticky header covers the first row's height: a row brought into view by the keys is placed below it.
+    scrollPaddingStart: ROW_HEIGHT,
   });
   const items = virtualizer.getVirtualItems();
   const last = items.at(-1)?.index ?? -1;
@@ -313,15 +364,170 @@ const GridBody = memo(function GridBody({ scrollRef, rows, selection, onEndReach
     if (rows.length > 0 && last >= rows.length - LOAD_AHEAD) onEndReached();
   }, [last, rows.length, onEndReached]);
 
+  const { columns, display, rowName } = shared;
+  const body = useRef<HTMLTableSectionElement>(null);
+  /** The cells before the columns' (the checkbox) and how many a row has. */
+  const before = selection !== null ? 1 : 0;
+  const cellCount = before + columns.length + (shared.actions ? 1 : 0);
+  // The cell that is the grid's tab stop, and whether it is to take the focus once drawn (moved by the keys).
+  const [active, setActive] = useState<CellPosition>({ row: 0, col: before });
+  const activeRef = useRef(active);
+  activeRef.current = active;
+  const wantFocus = useRef(false);
+  const [editing, setEditing] = useState<{ id: number; column: string } | null>(null);
+  const activeRow = Math.min(active.row, rows.length - 1);
+
+  // The active cell takes the focus once its row is drawn: at once when in view, after the scroll when not.
+  useLayoutEffect(() => {
+    if (!wantFocus.current) return;
+    const cell = body.current?.querySelector<HTMLElement>(
+      `tr[aria-rowindex="${activeRow + 2}"] > :nth-child(${active.col + 1})`,
+    );
+    if (!cell) return;
+    wantFocus.current = false;
+    if (!cell.contains(document.activeElement)) cell.focus();
+  });
+
+  // The preview closed (Escape in it, its close button): the focus goes back to its row.
+  const previewed = useRef(previewId);
+  useEffect(() => {
+    const was = previewed.current;
+    previewed.current = previewId;
+    if (was === null || previewId !== null) return;
+    const inGrid = body.current?.contains(document.activeElement);
+    if (inGrid) return;
+    wantFocus.current = true;
+    setActive((current) => ({ ...current }));
+  }, [previewId]);
+
+  const moveTo = useCallback(
+    (next: CellPosition) => {
+      wantFocus.current = true;
+      setActive({ ...next });
+      virtualizer.scrollToIndex(next.row);
+    },
+    [virtualizer],
+  );
+  const columnAt = (col: number): Column | undefined => columns[col - before];
+  const startEdit = (at: CellPosition): boolean => {
+    const row = rows[at.row];
+    const column = columnAt(at.col);
+    if (!row || !column || !editable?.has(column.name)) return false;
+    setActive({ ...at });
+    setEditing({ id: row.id, column: column.name });
+    return true;
+  };
+  const closeEditor = useCallback(() => {
+    wantFocus.current = true;
+    setEditing(null);
+    setActive((current) => ({ ...current }));
+  }, []);
+  const editor = useCallback(
+    (row: Row, column: Column) =>
+      resource ? (
+        <Suspense fallback={null}>
+          <CellEditor resource={resource} row={row} column={column} rowName={rowName} onClose={closeEditor} />
+        </Suspense>
+      ) : null,
+    [resource, rowName, closeEditor],
+  );
+
+  /** The body cell an event happened in, and where it is; none in the cell editor or outside the rows (a portal). */
+  const cellOf = (target: EventTarget | null): { cell: HTMLTableCellElement; at: CellPosition } | null => {
+    if (!(target instanceof Element) || !body.current?.contains(target) || target.closest('[data-cell-editor]'))
+      return null;
+    const cell = target.closest('td');
+    const row = cell?.parentElement;
+    if (!cell || !row) return null;
+    return { cell, at: { row: Number(row.getAttribute('aria-rowindex')) - 2, col: cell.cellIndex } };
+  };
+  const interactive = (target: EventTarget | null) =>
+    target instanceof Element && target.closest('a, button, input, label, select, textarea') !== null;
+
+  // One handler of each kind for the whole body, not one per cell: a row drawn costs no more for them.
+  const onClick = (event: MouseEvent<HTMLTableSectionElement>) => {
+    const found = cellOf(event.target);
+    if (!found) return;
+    const { at } = found;
+    if (interactive(event.target)) {
+      setActive({ ...at });
+      // A plain click on a link of a row (its name, an action) opens it in the app; a middle or modified click is
+      // the browser's (a new tab). Followed here, not by a handler and a router hook on each link of each row.
+      const link = (event.target as Element).closest('a[href]');
+      if (!link || event.button !== 0 || event.metaKey || event.altKey || event.ctrlKey || event.shiftKey) return;
+      event.preventDefault();
+      follow(link.getAttribute('href') ?? '/');
+      return;
+    }
+    wantFocus.current = true;
+    setActive({ ...at });
+    // A click on a value opens its row's preview; not one that ends selecting text, nor on the checkbox or actions.
+    const row = rows[at.row];
+    if (!onPreview || !row || !columnAt(at.col) || String(window.getSelection() ?? '') !== '') return;
+    onPreview(row);
+  };
+  const onDoubleClick = (event: MouseEvent<HTMLTableSectionElement>) => {
+    const found = cellOf(event.target);
+    if (found && !interactive(event.target)) startEdit(found.at);
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLTableSectionElement>) => {
+    const found = cellOf(event.target);
+    if (!found) return;
+    const { at, cell } = found;
+    if (event.key === 'Escape' && previewId !== null && onPreview) {
+      event.preventDefault();
+      onPreview(null);
+      return;
+    }
+    // Keys in a link or a checkbox of a cell are theirs.
+    if (event.target !== cell || event.altKey) return;
+    const pageRows = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 0) / ROW_HEIGHT) - 1);
+    const moved = movedCell(event.key, event.ctrlKey || event.metaKey, at, {
+      rows: rows.length,
+      cols: cellCount,
+      pageRows,
+    });
+    if (moved) {
+      event.preventDefault();
+      moveTo(moved);
+      // An open preview follows the row the user moves to.
+      const next = rows[moved.row];
+      if (onPreview && previewId !== null && next && next.id !== previewId) onPreview(next);
+      return;
+    }
+    const row = rows[at.row];
+    if (!row) return;
+    if (event.key === 'F2') {
+      event.preventDefault();
+      startEdit(at);
+    } else if (event.key === 'Enter') {
+      event.preventDefault();
+      // Enter edits a value in place; on the name, or a value not to be edited, it opens the row.
+      const column = columnAt(at.col);
+      if (!(column && column.name !== display && startEdit(at))) onOpen(row);
+    }
+  };
+  const onFocus = (event: SyntheticEvent<HTMLTableSectionElement>) => {
+    showClippedText(event);
+    const found = cellOf(event.target);
+    if (!found || event.target !== found.cell) return;
+    const current = activeRef.current;
+    if (current.row !== found.at.row || current.col !== found.at.col) setActive(found.at);
+  };
+
   return (
     // The rows flow down from the first one's place (a padding above it) rather than each being moved by a
     // transform of its own: without a style attribute, rows share computed styles, and a frame's style work is a
     // third of what it was (grid benchmark).
     <tbody
+      ref={body}
       className={classes.body}
       style={{ height: virtualizer.getTotalSize(), paddingTop: items[0]?.start ?? 0 }}
       onMouseOver={showClippedText}
-      onFocus={showClippedText}
+      onFocus={onFocus}
+      onClick={onClick}
+      onDoubleClick={onDoubleClick}
+      onKeyDown={onKeyDown}
     >
       {items.map((item) => {
         const row = rows[item.index] as Row;
@@ -331,6 +537,10 @@ const GridBody = memo(function GridBody({ scrollRef, rows, selection, onEndReach
             row={row}
             index={item.index}
             selected={selection ? Boolean(selection[row.id]) : null}
+            activeCell={item.index === activeRow ? active.col : null}
+            editing={editing?.id === row.id ? editing.column : null}
+            editor={editor}
+            previewed={row.id === previewId}
             {...shared}
           />
         );
@@ -350,11 +560,32 @@ function showClippedText(event: SyntheticEvent<HTMLElement>) {
   else value.removeAttribute('title');
 }
 
-interface GridRowProps extends Omit<GridBodyProps, 'scrollRef' | 'rows' | 'selection' | 'onEndReached'> {
+type RowShared = Omit<
+  GridBodyProps,
+  | 'scrollRef'
+  | 'rows'
+  | 'selection'
+  | 'onEndReached'
+  | 'resource'
+  | 'previewId'
+  | 'onPreview'
+  | 'onOpen'
+  | 'editable'
+  | 'follow'
+>;
+
+interface GridRowProps extends RowShared {
   row: Row;
   index: number;
   /** Null without a selection column. */
   selected: boolean | null;
+  /** The index of the row's cell that takes the focus (the grid's one tab stop), on the active row only. */
+  activeCell: number | null;
+  /** The column whose cell is being edited, on that row only. */
+  editing: string | null;
+  /** The editor drawn in the cell being edited. */
+  editor: (row: Row, column: Column) => ReactNode;
+  previewed: boolean;
 }
 
 /** One row; rendered again only when its data, place or selection, the columns or the language change. */
@@ -368,15 +599,26 @@ const GridRow = memo(function GridRow({
   rowName,
   display,
   recordHref,
-  follow,
   t,
   format,
+  activeCell,
+  editing,
+  editor,
+  previewed,
 }: GridRowProps) {
   const href = recordHref?.(row);
+  const before = selected !== null ? 1 : 0;
+  // The grid's one tab stop; the other cells take the focus from the keys (grid-keyboard.ts), not from Tab.
+  const stop = (cell: number) => (cell === activeCell ? 0 : undefined);
   return (
-    <tr className={classes.row} data-selected={selected || undefined} aria-rowindex={index + 2}>
+    <tr
+      className={classes.row}
+      data-selected={selected || undefined}
+      data-previewed={previewed || undefined}
+      aria-rowindex={index + 2}
+    >
       {selected !== null ? (
-        <td className={classes.cell}>
+        <td className={classes.cell} tabIndex={stop(0)}>
           <input
             type="checkbox"
             aria-label={t('list.selectRow', { name: rowName(row) })}
@@ -385,20 +627,29 @@ const GridRow = memo(function GridRow({
           />
         </td>
       ) : null}
-      {columns.map((column) =>
-        href && column.name === display && !column.reference ? (
-          <td key={column.name} className={classes.cell}>
-            <a href={href} className={`${classes.value} ${classes.name}`} onClick={follow}>
+      {columns.map((column, i) =>
+        column.name === editing ? (
+          <td key={column.name} className={classes.cell} data-editing tabIndex={stop(before + i)}>
+            <div className={classes.value}>{cellContent(row, column, t, format)}</div>
+            {editor(row, column)}
+          </td>
+        ) : href && column.name === display && !column.reference ? (
+          <td key={column.name} className={classes.cell} tabIndex={stop(before + i)}>
+            <a href={href} className={`${classes.value} ${classes.name}`}>
               {cellContent(row, column, t, format) || rowName(row)}
             </a>
           </td>
         ) : (
-          <td key={column.name} className={classes.cell}>
+          <td key={column.name} className={classes.cell} tabIndex={stop(before + i)}>
             <div className={classes.value}>{cellContent(row, column, t, format)}</div>
           </td>
         ),
       )}
-      {actions ? <td className={`${classes.cell} ${classes.end}`}>{actions(row)}</td> : null}
+      {actions ? (
+        <td className={`${classes.cell} ${classes.end}`} tabIndex={stop(before + columns.length)}>
+          {actions(row)}
+        </td>
+      ) : null}
     </tr>
   );
 });

@@ -3,9 +3,9 @@ import { recordName, recordNameJoins } from '@data-platform/shared/entities/reco
 import { Alert, Button, Group, Loader, Stack, Text } from '@mantine/core';
 import { IconEdit, IconEye, IconTrash } from '@tabler/icons-react';
 import type { RowSelectionState } from '@tanstack/react-table';
-import { type ReactNode, useCallback, useMemo, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useCallback, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { useFormat } from '../i18n/format.ts';
 import { useLocalizedPath } from '../i18n/use-localized-path.ts';
 import { useAppSelector } from '../store/hooks.ts';
@@ -16,14 +16,21 @@ import { BulkActions, BulkFailures, useBulkReport } from './bulk-actions.tsx';
 import { useFieldLabel } from './cell-value.tsx';
 import { type Column, columnsOf, listParams } from './columns.ts';
 import { useEntity } from './custom-fields.ts';
+import { useListShortcuts } from './grid-keyboard.ts';
 import { useListData } from './list-data.ts';
 import { ListGrid } from './list-grid.tsx';
+import { ListTotals } from './list-totals.tsx';
 import { knownFieldsView, nextSort } from './list-state.ts';
 import { ListToolbar } from './list-toolbar.tsx';
+import classes from './record-preview.module.css';
 import { editsInModal, recordPath } from './record-routes.ts';
+import { formFields } from './record-values.ts';
 import { RowActionButton, RowActionLink, RowActions } from './row-action.tsx';
 import { useListView } from './use-list-view.ts';
 import { ViewStatusScreen } from './view-not-found.tsx';
+
+// The preview panel (the show page's parts, notes) is fetched when a row is first previewed.
+const RecordPreview = lazy(async () => ({ default: (await import('./record-preview.tsx')).RecordPreview }));
 
 const PAGE_SIZE = 100;
 /**
@@ -71,7 +78,9 @@ function LoadedListPage({ resource, rootPath, createLabel, toolbar, header, rowA
   const localized = useLocalizedPath();
   const label = useFieldLabel(resource);
   const user = useAppSelector((state) => state.auth.currentUser?.user);
-  const [search] = useSearchParams();
+  const [search, setSearch] = useSearchParams();
+  const navigate = useNavigate();
+  const root = useRef<HTMLDivElement>(null);
   const { view, change, current, status } = useListView(rootPath, entity.list.defaultShows);
 
   const columns = useMemo(() => columnsOf(entity, view.shows), [entity, view.shows]);
@@ -94,6 +103,12 @@ function LoadedListPage({ resource, rootPath, createLabel, toolbar, header, rowA
   const mayBulkEdit = mayUpdate && genericallyOffered(resource, 'update');
   const mayDelete = can(user, resource, 'delete');
   const mayShow = recordPath(resource, 0, 'show') !== undefined;
+  const mayCreate = can(user, resource, 'create');
+  // Values edited in their cells: the fields a form may change, through the generic update (as bulk edit).
+  const editable = useMemo(
+    () => (mayBulkEdit ? new Set(formFields(entity, 'edit').map(([name]) => name)) : null),
+    [mayBulkEdit, entity],
+  );
   // What Export writes: the columns shown (references by name), with the list's filters, search and sort.
   const exportParams = useMemo(
     (): [string, string][] => [
@@ -133,6 +148,31 @@ function LoadedListPage({ resource, rootPath, createLabel, toolbar, header, rowA
     },
     [resource, search, localized, rootPath],
   );
+
+  // The record previewed beside the list (`?preview=<id>`): Back and reload keep it, like `?edit=<id>`.
+  const previewParam = Number(search.get('preview'));
+  const previewId = mayShow && Number.isSafeInteger(previewParam) && previewParam > 0 ? previewParam : null;
+  const preview = useCallback(
+    (row: Row | null) =>
+      setSearch(
+        (currentSearch) => {
+          const next = new URLSearchParams(currentSearch);
+          if (row) next.set('preview', String(row.id));
+          else next.delete('preview');
+          return next;
+        },
+        // Opening one is a step Back undoes; moving to another row's, or closing it, is not.
+        { replace: row === null || search.has('preview') },
+      ),
+    [setSearch, search],
+  );
+  const closePreview = useCallback(() => preview(null), [preview]);
+  const create = useCallback(() => {
+    const params = new URLSearchParams(search);
+    params.set('create', '1');
+    void navigate(`?${params.toString()}`);
+  }, [search, navigate]);
+  useListShortcuts(root, mayCreate ? create : null);
 
   const actions = useMemo(() => {
     if (!mayShow && !mayEdit && !mayDelete && !rowActions) return null;
@@ -179,7 +219,7 @@ function LoadedListPage({ resource, rootPath, createLabel, toolbar, header, rowA
   // A saved view's address whose view is being read, or is not there: said, not replaced by the default list.
   if (status !== 'ready') return <ViewStatusScreen status={status} rootPath={rootPath} plural={plural} />;
   return (
-    <Stack gap="sm">
+    <Stack gap="sm" ref={root}>
       <ListToolbar
         entity={entity}
         rootPath={rootPath}
@@ -187,7 +227,7 @@ function LoadedListPage({ resource, rootPath, createLabel, toolbar, header, rowA
         current={current}
         total={list.total === null ? null : { value: list.total, exact: list.totalExact }}
         may={{
-          create: can(user, resource, 'create'),
+          create: mayCreate,
           import: canImport(user, resource),
           export: canExport(user, resource),
         }}
@@ -219,23 +259,41 @@ function LoadedListPage({ resource, rootPath, createLabel, toolbar, header, rowA
           </Group>
         </Alert>
       ) : null}
-      <ListGrid
-        rows={list.rows}
-        columns={columns}
-        label={columnLabel}
-        sort={view.sort}
-        onSort={(field, add) => change({ sort: nextSort(view.sort, field, add) })}
-        selection={mayBulkEdit || mayDelete ? selection : null}
-        onSelectionChange={setSelection}
-        actions={actions}
-        total={list.total}
-        onEndReached={list.loadMore}
-        rowName={rowName}
-        resource={resource}
-        display={entity.display}
-        busy={list.loading}
-        caption={plural}
-      />
+      <Group align="flex-start" gap="sm" wrap="nowrap">
+        <div className={classes.grid}>
+          <ListGrid
+            rows={list.rows}
+            columns={columns}
+            label={columnLabel}
+            sort={view.sort}
+            onSort={(field, add) => change({ sort: nextSort(view.sort, field, add) })}
+            selection={mayBulkEdit || mayDelete ? selection : null}
+            onSelectionChange={setSelection}
+            actions={actions}
+            total={list.total}
+            onEndReached={list.loadMore}
+            rowName={rowName}
+            resource={resource}
+            display={entity.display}
+            busy={list.loading}
+            caption={plural}
+            previewId={previewId}
+            onPreview={mayShow ? preview : undefined}
+            editable={editable}
+          />
+        </div>
+        {previewId !== null ? (
+          <Suspense fallback={null}>
+            <RecordPreview
+              key={previewId}
+              resource={resource}
+              id={previewId}
+              editHref={editHref(previewId)}
+              onClose={closePreview}
+            />
+          </Suspense>
+        ) : null}
+      </Group>
       {list.loaded && list.rows.length === 0 ? <Text c="dimmed">{t('list.empty')}</Text> : null}
       <Group justify="center" mih={36}>
         {list.loading ? <Loader size="sm" aria-label={t('list.loading')} /> : null}
@@ -250,6 +308,7 @@ function LoadedListPage({ resource, rootPath, createLabel, toolbar, header, rowA
           </Text>
         ) : null}
       </Group>
+      <ListTotals resource={resource} query={query} columns={columns} />
     </Stack>
   );
 }

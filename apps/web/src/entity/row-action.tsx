@@ -1,6 +1,5 @@
 import type { Icon } from '@tabler/icons-react';
-import type { MouseEvent, ReactNode } from 'react';
-import { useNavigate } from 'react-router';
+import type { ReactNode } from 'react';
 import classes from './row-action.module.css';
 
 /*
@@ -17,16 +16,14 @@ export function RowActions({ children }: { children: ReactNode }) {
   return <div className={classes.actions}>{children}</div>;
 }
 
-/** An action that opens a page of the app: a real link (new tab, copy address), followed in the app on a plain click. */
+/**
+ * An action that opens a page of the app: a real link (new tab, copy
+ * address). The list grid follows it in the app on a plain click, with one
+ * handler for all its rows' links (list-grid.tsx), not a router hook each.
+ */
 export function RowActionLink({ to, label, icon: IconShown }: { to: string; label: string; icon: Icon }) {
-  const navigate = useNavigate();
-  const follow = (event: MouseEvent<HTMLAnchorElement>) => {
-    if (event.button !== 0 || event.metaKey || event.altKey || event.ctrlKey || event.shiftKey) return;
-    event.preventDefault();
-    void navigate(to);
-  };
   return (
-    <a href={to} className={actionClass} aria-label={label} onClick={follow}>
+    <a href={to} className={actionClass} aria-label={label}>
       <IconShown size={ICON_SIZE} aria-hidden />
     </a>
   );

@@ -12,6 +12,7 @@ import { useFormat } from '../i18n/format.ts';
 import { useLocalizedPath } from '../i18n/use-localized-path.ts';
 import { useCustomFieldGroupsQuery } from '../store/custom-fields-area.ts';
 import { isApiFailure } from '../store/http.ts';
+import type { Row } from '../store/resource-slices.ts';
 import { useFieldLabel } from './cell-value.tsx';
 import { ConfirmDelete } from './confirm-delete.tsx';
 import { useEntity } from './custom-fields.ts';
@@ -26,19 +27,70 @@ import { RelationPanel } from './relation-panel.tsx';
 import { listPathOf } from './resource-routes.ts';
 import { TasksPanel } from './tasks-panel.tsx';
 
+/** The joins a record's page reads it with: the names of what it references, and what names the record itself. */
+export function useShownJoins(resource: string): string[] {
+  const { entity } = useEntity(resource);
+  return useMemo(() => [...new Set([...referenceJoins(entity), ...recordNameJoins(entity)])], [entity]);
+}
+
+/**
+ * Every field of a record as its page shows them: built-in fields and custom
+ * fields without a group, with who created and last updated it, then a
+ * section per custom field group in its order. The show page and the list's
+ * preview panel both draw a record with it.
+ */
+export function RecordDetails({ resource, record }: { resource: string; record: Row }) {
+  const { t } = useTranslation(['record']);
+  const { entity } = useEntity(resource);
+  const { data: groups } = useCustomFieldGroupsQuery(undefined, { skip: !isCustomizable(entity) });
+  const label = useFieldLabel(resource);
+  const format = useFormat();
+  const fields = Object.entries(entity.fields);
+  // Built-in fields and custom fields without a group first, then a section per group in its order.
+  const sections = (groups ?? [])
+    .filter((group) => group.entity === resource)
+    .map((group) => ({ group, fields: fields.filter(([, field]) => field.custom?.groupId === group.id) }))
+    .filter((section) => section.fields.length > 0);
+  const grouped = new Set(sections.flatMap((section) => section.fields.map(([fieldName]) => fieldName)));
+  const details = (shown: typeof fields) =>
+    shown.map(([fieldName, field]) => ({
+      name: fieldName,
+      label: label(fieldName, field),
+      value: <FieldValue row={record} name={fieldName} field={field} />,
+    }));
+  const who = (relation: string) => (record[relation] as { fullName?: string } | null)?.fullName;
+  return (
+    <>
+      <Card withBorder component="section" aria-label={t('show.details')}>
+        <DetailList details={details(fields.filter(([fieldName]) => !grouped.has(fieldName)))} />
+        <Text size="xs" c="dimmed" mt="md">
+          {t('show.created', { at: format.dateTime(String(record.createdAt)), by: who('createdBy') ?? '—' })}
+          {' · '}
+          {t('show.updated', { at: format.dateTime(String(record.updatedAt)), by: who('updatedBy') ?? '—' })}
+        </Text>
+      </Card>
+      {sections.map(({ group, fields: shown }) => (
+        <Card key={group.id} withBorder component="section" aria-labelledby={`group-${group.id}`}>
+          <Title order={2} size="h4" mb="sm" id={`group-${group.id}`}>
+            {group.name}
+          </Title>
+          <DetailList details={details(shown)} />
+        </Card>
+      ))}
+    </>
+  );
+}
+
 /** `/companies/7/show`: every field of the record, then its related records, tasks, notes and files. */
 export function ShowPage({ resource }: { resource: string }) {
   const { t } = useTranslation(['record', 'common', 'entities']);
   const { entity, ready } = useEntity(resource);
-  const { data: groups } = useCustomFieldGroupsQuery(undefined, { skip: !isCustomizable(entity) });
   const id = Number(useParams().id);
-  const label = useFieldLabel(resource);
-  const format = useFormat();
   const localized = useLocalizedPath();
   const navigate = useNavigate();
   const may = useMay(resource);
   const [confirming, { open: confirm, close: cancel }] = useDisclosure(false);
-  const join = useMemo(() => [...new Set([...referenceJoins(entity), ...recordNameJoins(entity)])], [entity]);
+  const join = useShownJoins(resource);
   // Once deleted, the record is no longer read: reading it again would answer "not found" over the list it left for.
   const [deleted, setDeleted] = useState(false);
   const {
@@ -66,21 +118,6 @@ export function ShowPage({ resource }: { resource: string }) {
   }
 
   const name = recordName(entity, record);
-  const fields = Object.entries(entity.fields);
-  // Built-in fields and custom fields without a group first, then a section per group in its order.
-  const sections = (groups ?? [])
-    .filter((group) => group.entity === resource)
-    .map((group) => ({ group, fields: fields.filter(([, field]) => field.custom?.groupId === group.id) }))
-    .filter((section) => section.fields.length > 0);
-  const grouped = new Set(sections.flatMap((section) => section.fields.map(([fieldName]) => fieldName)));
-  const details = (shown: typeof fields) =>
-    shown.map(([fieldName, field]) => ({
-      name: fieldName,
-      label: label(fieldName, field),
-      value: <FieldValue row={record} name={fieldName} field={field} />,
-    }));
-  const who = (relation: string) => (record[relation] as { fullName?: string } | null)?.fullName;
-
   const onDelete = async () => {
     setDeleted(true);
     const result = await remove(id);
@@ -123,23 +160,7 @@ export function ShowPage({ resource }: { resource: string }) {
         </Group>
       </Group>
 
-      <Card withBorder component="section" aria-label={t('show.details')}>
-        <DetailList details={details(fields.filter(([fieldName]) => !grouped.has(fieldName)))} />
-        <Text size="xs" c="dimmed" mt="md">
-          {t('show.created', { at: format.dateTime(String(record.createdAt)), by: who('createdBy') ?? '—' })}
-          {' · '}
-          {t('show.updated', { at: format.dateTime(String(record.updatedAt)), by: who('updatedBy') ?? '—' })}
-        </Text>
-      </Card>
-
-      {sections.map(({ group, fields: shown }) => (
-        <Card key={group.id} withBorder component="section" aria-labelledby={`group-${group.id}`}>
-          <Title order={2} size="h4" mb="sm" id={`group-${group.id}`}>
-            {group.name}
-          </Title>
-          <DetailList details={details(shown)} />
-        </Card>
-      ))}
+      <RecordDetails resource={resource} record={record} />
 
       {Object.entries(entity.relations ?? {}).map(([relation, description]) => (
         <RelationPanel key={relation} resource={resource} id={id} relation={relation} description={description} />
