@@ -19,7 +19,6 @@ import { useEntity } from './custom-fields.ts';
 import { useListShortcuts } from './grid-keyboard.ts';
 import { useListData } from './list-data.ts';
 import { ListGrid } from './list-grid.tsx';
-import { ListTotals } from './list-totals.tsx';
 import { knownFieldsView, nextSort } from './list-state.ts';
 import { ListToolbar } from './list-toolbar.tsx';
 import classes from './record-preview.module.css';
@@ -308,7 +307,6 @@ function LoadedListPage({ resource, rootPath, createLabel, toolbar, header, rowA
           </Text>
         ) : null}
       </Group>
-      <ListTotals resource={resource} query={query} columns={columns} />
     </Stack>
   );
 }
