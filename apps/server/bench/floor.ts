@@ -21,6 +21,8 @@ export interface FloorStatement {
   next(): unknown[];
   /** Writes: an execution that changes no row (a stale version) is a failure, as the API's 412 is. */
   mustChangeRow: boolean;
+  /** Indexes of the parameters `next` binds anew each time (the HTTP floor binds a random id there). */
+  slots: number[];
 }
 
 const dialect = new PgDialect();
@@ -28,7 +30,8 @@ const dialect = new PgDialect();
 /**
  * Text and parameters of a drizzle SQL object, as the server's driver sends
  * them. `varying` maps a parameter the statement was built with (a value that
- * occurs nowhere else in it) to the source of the value each execution binds there.
+ * occurs nowhere else in it) to the source of the value each execution binds
+ * there, at every place the statement binds it (an update names its row twice).
  */
 export function floorStatement(
   query: SQL,
@@ -36,20 +39,22 @@ export function floorStatement(
   mustChangeRow = false,
 ): FloorStatement {
   const { sql: text, params } = dialect.sqlToQuery(query);
-  const slots = varying.map(([placeholder, value]): [number, () => unknown] => {
-    const index = params.indexOf(placeholder);
-    if (index < 0 || params.indexOf(placeholder, index + 1) >= 0) {
-      throw new Error(`The floor statement binds ${String(placeholder)} ${index < 0 ? 'nowhere' : 'twice'}`);
-    }
-    return [index, value];
+  const slots = varying.map(([placeholder, value]): [number[], () => unknown] => {
+    const indexes = params.flatMap((param, index) => (param === placeholder ? [index] : []));
+    if (indexes.length === 0) throw new Error(`The floor statement binds ${String(placeholder)} nowhere`);
+    return [indexes, value];
   });
   return {
     text,
     params,
     mustChangeRow,
+    slots: slots.flatMap(([indexes]) => indexes),
     next() {
       const bound = [...params];
-      for (const [index, value] of slots) bound[index] = value();
+      for (const [indexes, value] of slots) {
+        const chosen = value();
+        for (const index of indexes) bound[index] = chosen;
+      }
       return bound;
     },
   };

@@ -18,6 +18,10 @@ export interface Result {
   floor?: FloorResult;
   /** API requests/s ÷ floor executions/s, in percent. */
   percentOfFloor?: number;
+  /** The same statement behind a bare Node.js HTTP server (bench/http-floor.ts), reads on PostgreSQL. */
+  httpFloor?: { rps: number; p50: number; failures: number };
+  /** API requests/s ÷ HTTP floor requests/s, in percent. */
+  percentOfHttpFloor?: number;
 }
 
 export interface FloorResult {
@@ -72,6 +76,8 @@ const columns: [string, number][] = [
   ['req/s', 7],
   ['floor/s', 8],
   ['API÷floor', 9],
+  ['http/s', 7],
+  ['API÷http', 8],
   ['p50 ms', 7],
   ['floor p50', 9],
   ['stmts/req', 9],
@@ -94,6 +100,8 @@ export function line(r: Result, counted: StatementCount | undefined, databaseInN
     String(r.rps),
     r.floor ? String(r.floor.tps) : '–',
     r.percentOfFloor === undefined ? '–' : `${r.percentOfFloor} %`,
+    r.httpFloor ? String(r.httpFloor.rps) : '–',
+    r.percentOfHttpFloor === undefined ? '–' : `${r.percentOfHttpFloor} %`,
     r.p50.toFixed(1),
     fixed(r.floor?.p50),
     databaseInNode ? 'n/a' : fixed(counted?.statementsPerRequest, 2),
@@ -101,7 +109,7 @@ export function line(r: Result, counted: StatementCount | undefined, databaseInN
     fixed(r.nodeCpuMsPerRequest, 2),
     databaseInNode ? 'in node' : fixed(r.pgCpuMsPerRequest, 2),
     fixed(r.floor?.dbCpuMsPerTx, 2),
-    `${r.non2xx}/${r.errors}${r.floor?.failures ? ` f${r.floor.failures}` : ''}`,
+    `${r.non2xx}/${r.errors}${r.floor?.failures ? ` f${r.floor.failures}` : ''}${r.httpFloor?.failures ? ` h${r.httpFloor.failures}` : ''}`,
   ];
   return [r.scenario.padEnd(SCENARIO_WIDTH), ...cells.map((cell, i) => cell.padStart(columns[i]?.[1] ?? 0))].join(' ');
 }

@@ -40,6 +40,7 @@ import {
   postgresFloor,
   updateFloor,
 } from './floor.ts';
+import type { HttpFloorConfig } from './http-floor.ts';
 import { benchAccount, benchTarget, ensureBenchAccount, ensureSeeded, openTarget } from './prepare.ts';
 import {
   checkTargets,
@@ -90,6 +91,8 @@ if (
 const CURSOR_DEPTH = Math.max(1000, Math.min(50_000, Math.floor(scale / 2000) * 1000));
 /** Rows per page of the list scenarios: the API's default. */
 const PAGE_SIZE = 50;
+/** The server's connections to PostgreSQL (db/client.ts's default): the HTTP floor's pool too. */
+const SERVER_POOL_SIZE = 10;
 /** The `page=` scenario reads as deep as the cursor one: page 1000 at 50,000 rows. */
 const OFFSET_PAGE = CURSOR_DEPTH / PAGE_SIZE;
 /**
@@ -116,6 +119,8 @@ interface Scenario extends ScenarioGoals {
   requests: Request[];
   /** The scenario's main statement, as the server's compiler makes it. */
   floor?: (context: FloorContext) => FloorStatement;
+  /** Answers one record (get by id), not a page. */
+  single?: boolean;
 }
 
 const target = await benchTarget(scale, process.env.DATABASE_URL);
@@ -162,6 +167,7 @@ const base = `http://127.0.0.1:${port}`;
 let server = startServer(port, target.url);
 let monitor: pg.Client | undefined;
 let floorRunner: FloorRunner | undefined;
+let httpFloor: { process: ChildProcess; url: string; paths: Map<string, string> } | undefined;
 try {
   await waitUntilReady(base, server);
   const auth = { authorization: `Bearer ${await signIn(base)}` };
@@ -186,6 +192,7 @@ try {
     listScenario('list sorted by a custom picklist', `sort=${customKey}`),
     {
       name: 'get by id',
+      single: true,
       p50Target: 10,
       pglite5ms: true,
       requests: [{ method: 'GET', headers: auth, setupRequest: (r) => ({ ...r, path: `${api}/${randomId()}` }) }],
@@ -250,6 +257,7 @@ try {
   if (withFloor && target.kind === 'postgres' && target.url) {
     await compileFloors(scenarios, floors);
     floorRunner = postgresFloor(target.url);
+    httpFloor = await startHttpFloor(target.url, scenarios, floors);
   }
   if (target.url) {
     // Reads which backends serve the bench database, for PostgreSQL's CPU per request (also with --api-only).
@@ -275,15 +283,24 @@ try {
           result.floor = await measureFloor(floorRunner, statement, connections);
           result.percentOfFloor = Math.round((100 * result.rps) / Math.max(1, result.floor.tps));
         }
+        const httpPath = httpFloor?.paths.get(scenario.name);
+        if (httpFloor && httpPath) {
+          const bare: Scenario = { name: scenario.name, requests: [{ method: 'GET', path: httpPath }] };
+          if (warmup > 0) await measure(httpFloor.url, bare, connections, warmup);
+          const run = await measure(httpFloor.url, bare, connections, duration);
+          result.httpFloor = { rps: run.rps, p50: run.p50, failures: run.non2xx + run.errors };
+          result.percentOfHttpFloor = Math.round((100 * result.rps) / Math.max(1, run.rps));
+        }
         results.push(result);
         console.log(line(result, undefined, databaseInNode));
       }
     }
   }
   await stopServer(server);
-  // The counting pass's server opens connections of its own: the floor's (up to 50) are let go first.
+  // The counting pass's server opens connections of its own: the floors' (up to 50, and 10) are let go first.
   await floorRunner?.close();
   floorRunner = undefined;
+  if (httpFloor) await stopServer(httpFloor.process);
 
   const counts: StatementCount[] = [];
   if (withFloor && target.kind === 'pglite') {
@@ -376,8 +393,51 @@ try {
   console.log(`\nWrote ${path.relative(process.cwd(), file)}`);
 } finally {
   await stopServer(server);
+  if (httpFloor) await stopServer(httpFloor.process);
   await floorRunner?.close();
   await monitor?.end();
+}
+
+/**
+ * The HTTP floor of the read scenarios (bench/http-floor.ts) in a process of
+ * its own, as the server is: their main statements behind a bare Node.js HTTP
+ * server, at `url` + each scenario's path.
+ */
+async function startHttpFloor(
+  databaseUrl: string,
+  scenarios: Scenario[],
+  floors: Map<string, FloorStatement>,
+): Promise<{ process: ChildProcess; url: string; paths: Map<string, string> }> {
+  const paths = new Map<string, string>();
+  const config: HttpFloorConfig = { databaseUrl, poolSize: SERVER_POOL_SIZE, statements: {} };
+  for (const scenario of scenarios.filter((x) => !x.writes)) {
+    const statement = floors.get(scenario.name);
+    if (!statement) continue;
+    const path = `/${paths.size}`;
+    paths.set(scenario.name, path);
+    config.statements[path] = {
+      text: statement.text,
+      params: statement.params,
+      slots: statement.slots,
+      maxId: scale,
+      one: scenario.single === true,
+    };
+  }
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/http-floor.ts'], {
+    cwd: serverDir,
+    env: { ...process.env, HTTP_FLOOR: JSON.stringify(config) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /listening (\d+)/.exec(out);
+      if (match) resolve(Number(match[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`The HTTP floor exited with code ${code}`)));
+  });
+  return { process: child, url: `http://127.0.0.1:${port}`, paths };
 }
 
 /**
