@@ -107,7 +107,7 @@ describe('custom data: fields defined in the app travel the record screens', () 
     await columns.getByRole('button', { name: 'Show Source' }).click();
     await columns.getByRole('button', { name: 'Done' }).click();
     await grid.getByRole('columnheader', { name: 'Source' }).waitFor();
-    await grid.getByRole('cell', { name: 'Referral' }).waitFor();
+    await grid.getByRole('gridcell', { name: 'Referral' }).waitFor();
 
     // Export writes that list as it is shown: its columns (the custom one too) and its filter.
     const downloading = page.waitForEvent('download');

@@ -95,7 +95,7 @@ describe('the list screen', () => {
     // The grid keeps only the rows in view in the page: scrolling to the end shows the last ones.
     expect(await page.locator('tbody tr').count()).toBeLessThan(60);
     await grid.evaluate((element) => element.scrollTo({ top: element.scrollHeight }));
-    await page.getByRole('cell', { name: 'Company 105', exact: true }).waitFor();
+    await page.getByRole('gridcell', { name: 'Company 105', exact: true }).waitFor();
   });
 
   it('sorts on the server by a header: ascending, descending, and a second key with shift', async () => {

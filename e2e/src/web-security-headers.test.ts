@@ -87,7 +87,7 @@ describe('the web app and the API reference under a strict Content-Security-Poli
 
     const list = await page.goto(`${server.url}/companies`);
     expectDocumentHeaders(list, webAppContentSecurityPolicy);
-    await page.getByRole('cell', { name: 'Helvetic Sensors', exact: true }).waitFor();
+    await page.getByRole('gridcell', { name: 'Helvetic Sensors', exact: true }).waitFor();
 
     await page.goto(`${server.url}/companies/${companyId}/show`);
     await page.getByRole('heading', { name: 'Helvetic Sensors' }).first().waitFor();
