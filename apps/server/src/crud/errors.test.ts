@@ -25,14 +25,27 @@ const errorShape = z.strictObject({
     code: z.string().min(1),
     message: z.string().min(1),
     fields: z.record(z.string(), z.string()).optional(),
+    issues: z
+      .record(
+        z.string(),
+        z.strictObject({
+          code: z.string().regex(/^[a-z_]+$/),
+          params: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+        }),
+      )
+      .optional(),
   }),
 });
 
-/** Asserts the status, the code and the shape `{ error: { code, message, fields? } }`; answers the field messages. */
+/**
+ * Asserts the status, the code and the shape `{ error: { code, message, fields?, issues? } }`, each field's
+ * message with its issue's code; answers the field messages.
+ */
 function refused(answer: Answer<unknown>, status: number, code: string): Record<string, string> {
   expect(answer.status, JSON.stringify(answer.body)).toBe(status);
   const body = errorShape.parse(answer.body);
   expect(body.error.code).toBe(code);
+  expect(Object.keys(body.error.issues ?? {}).sort()).toEqual(Object.keys(body.error.fields ?? {}).sort());
   return body.error.fields ?? {};
 }
 

@@ -60,6 +60,7 @@ describe('an import the database refuses part-way', () => {
           code: 'validation_failed',
           message: '1 of 9000 rows cannot be imported; nothing was imported. Each error names its row and field.',
           fields: { '9001.email': 'The same email as row 2' },
+          issues: { '9001.email': { code: 'other' } },
         },
       },
     });
@@ -79,6 +80,7 @@ describe('an import the database refuses part-way', () => {
       code: 'conflict',
       message: 'A row repeats the email of a stored record; nothing was imported. Each error names its row.',
       fields: { '9001.email': 'Another record already has this email' },
+      issues: { '9001.email': { code: 'other' } },
     });
     expect(await contactsNamed(family)).toEqual({ total: 0, totalExact: true });
     expect(await importEvents()).toBe(events);
