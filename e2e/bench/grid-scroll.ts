@@ -3,6 +3,7 @@
  *
  *   npm run bench:grid                              # builds the web app, then 100,000 rows at 400 px a frame
  *   npm run bench:grid -- --rows 5000 --px 200
+ *   npm run bench:grid -- --rows 5000 --profile     # and the script's functions taking most time while scrolling
  *
  * The real server serves the built app (apps/web/dist, or WEB_DIR) and signs
  * in; the company list's answers are made here (page.route), 1,000 rows each,
@@ -24,7 +25,11 @@ import { launchChromium } from '../src/browser.ts';
 import { newPage, openSignedIn } from '../src/web.ts';
 
 const { values } = parseArgs({
-  options: { rows: { type: 'string', default: '100000' }, px: { type: 'string', default: '400' } },
+  options: {
+    rows: { type: 'string', default: '100000' },
+    px: { type: 'string', default: '400' },
+    profile: { type: 'boolean', default: false },
+  },
 });
 const ROWS = Number(values.rows);
 const PX_PER_FRAME = Number(values.px);
@@ -60,6 +65,28 @@ function answer(offset: number) {
     totalExact: false,
     nextCursor: next < ROWS ? String(next) : null,
   };
+}
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
+}
+
+/** The functions of a CPU profile by the time spent in them (not in what they call), longest first. */
+function selfTimes(profile: { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] }, top: number) {
+  const byNode = new Map(profile.nodes.map((node) => [node.id, node]));
+  const spent = new Map<string, number>();
+  profile.samples.forEach((id, i) => {
+    const frame = byNode.get(id)?.callFrame;
+    if (!frame) return;
+    const file = frame.url.slice(frame.url.lastIndexOf('/') + 1);
+    const name = `${frame.functionName || '(anonymous)'} ${file}:${frame.lineNumber + 1}:${frame.columnNumber + 1}`;
+    spent.set(name, (spent.get(name) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+  });
+  return [...spent]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)
+    .map(([name, ms]) => `${round(ms).toFixed(1).padStart(8)} ms  ${name}`);
 }
 
 const round = (n: number) => Math.round(n * 10) / 10;
@@ -154,8 +181,16 @@ async function main() {
 
     console.log(`Scrolling from top to bottom, ${PX_PER_FRAME} px a frame`);
     const before = await metrics();
+    if (values.profile) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.start');
+    }
     const frames = (await page.evaluate(scrollAll(PX_PER_FRAME))) as number[];
     const after = await metrics();
+    if (values.profile) {
+      const { profile } = await cdp.send('Profiler.stop');
+      console.log(`Self time while scrolling, by function:\n${selfTimes(profile, 30).join('\n')}`);
+    }
     const perFrame = (name: string) => round(((after[name] ?? 0) - (before[name] ?? 0)) * (1000 / frames.length));
     const lastRowIndex = await page.locator('tbody tr').last().getAttribute('aria-rowindex');
     const sorted = [...frames].sort((a, b) => a - b);

@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useLocalizedPath } from '../i18n/use-localized-path.ts';
 import { useEntity } from './custom-fields.ts';
+import { isTyping } from './grid-keyboard.ts';
 import { NotesPanel } from './notes-panel.tsx';
 import { useRecordQuery } from './record-api.ts';
 import classes from './record-preview.module.css';
@@ -38,7 +39,8 @@ export function RecordPreview({ resource, id, editHref, onClose }: RecordPreview
   const showPath = recordPath(resource, id, 'show');
 
   const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
-    if (event.key !== 'Escape' || event.defaultPrevented) return;
+    // Not while the user writes a note: Escape there must not throw the draft away.
+    if (event.key !== 'Escape' || event.defaultPrevented || isTyping(event.target)) return;
     event.preventDefault();
     onClose();
   };
