@@ -1,4 +1,4 @@
-import { Button, Group, Stack, TextInput } from '@mantine/core';
+import { Box, Button, Group, Stack, TextInput } from '@mantine/core';
 import {
   IconChevronDown,
   IconDeviceFloppy,
@@ -8,7 +8,7 @@ import {
   IconShareOff,
   IconTrash,
 } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
@@ -57,6 +57,7 @@ export function ListViews({
   const [naming, setNaming] = useState<'save' | 'rename' | null>(null);
   const [name, setName] = useState('');
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const menuId = useId();
 
   const state = { shows: view.shows, filters: view.filters, sort: view.sort, q: view.q };
   const own = current?.server?.mine ? current : undefined;
@@ -96,10 +97,13 @@ export function ListViews({
 
   return (
     <>
-      {/* No closing transition: a menu fading out under the dialog it opened is a menu without items. */}
+      {/* No closing transition: a menu fading out under the dialog it opened is a menu without items. Without
+          Mantine's initial-focus placeholder (a focusable role="presentation" div, which a menu may not own:
+          axe aria-required-children), the first item takes the focus. */}
       <OnDemandMenu
         position="bottom-end"
         withinPortal
+        withInitialFocusPlaceholder={false}
         transitionProps={{ duration: 0 }}
         target={
           <Button
@@ -114,21 +118,28 @@ export function ListViews({
       >
         {(menu) => (
           <>
-            <menu.Label>{t('views.savedViews')}</menu.Label>
-            {layouts.length === 0 ? <menu.Item disabled>{t('views.none')}</menu.Item> : null}
-            {mine.map((layout) => (
-              <menu.Item key={layout.pathId} component={Link} to={localized(layout.customPath)}>
-                {layout.name}
-                {layout.server?.shared ? ` · ${t('views.sharedMark')}` : ''}
-              </menu.Item>
-            ))}
-            {shared.length > 0 ? <menu.Label>{t('views.sharedWithMe')}</menu.Label> : null}
-            {shared.map((layout) => (
-              <menu.Item key={layout.pathId} component={Link} to={localized(layout.customPath)}>
-                {t('views.sharedBy', { name: layout.name, owner: layout.server?.ownerName ?? '' })}
-              </menu.Item>
-            ))}
-            <menu.Divider />
+            {/* Each label names its items as a group: a menu owns items, groups and separators, not bare text. */}
+            <Box role="group" aria-labelledby={`${menuId}-mine`}>
+              <menu.Label id={`${menuId}-mine`}>{t('views.savedViews')}</menu.Label>
+              {layouts.length === 0 ? <menu.Item disabled>{t('views.none')}</menu.Item> : null}
+              {mine.map((layout) => (
+                <menu.Item key={layout.pathId} component={Link} to={localized(layout.customPath)}>
+                  {layout.name}
+                  {layout.server?.shared ? ` · ${t('views.sharedMark')}` : ''}
+                </menu.Item>
+              ))}
+            </Box>
+            {shared.length > 0 ? (
+              <Box role="group" aria-labelledby={`${menuId}-shared`}>
+                <menu.Label id={`${menuId}-shared`}>{t('views.sharedWithMe')}</menu.Label>
+                {shared.map((layout) => (
+                  <menu.Item key={layout.pathId} component={Link} to={localized(layout.customPath)}>
+                    {t('views.sharedBy', { name: layout.name, owner: layout.server?.ownerName ?? '' })}
+                  </menu.Item>
+                ))}
+              </Box>
+            ) : null}
+            <menu.Divider role="separator" />
             {own ? (
               <menu.Item
                 leftSection={<IconDeviceFloppy size={14} aria-hidden />}
@@ -172,9 +183,9 @@ export function ListViews({
                     {t('views.share')}
                   </menu.Item>
                 )}
+                {/* The icon says danger; the text keeps the menu's contrast (red text on white is 3.3:1). */}
                 <menu.Item
-                  color="red"
-                  leftSection={<IconTrash size={14} aria-hidden />}
+                  leftSection={<IconTrash size={14} color="var(--mantine-color-red-filled)" aria-hidden />}
                   onClick={() => setConfirmDelete(true)}
                 >
                   {t('views.delete')}
