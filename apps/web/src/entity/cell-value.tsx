@@ -11,6 +11,15 @@ import type { CellT } from './field-widgets/widget.ts';
 export type { CellT } from './field-widgets/widget.ts';
 
 /**
+ * A role as the roles page names it: a built-in role (their names are
+ * unique, no custom role takes one) in the interface's language
+ * (`users:builtInRoles`), a custom role by its own name.
+ */
+function roleName(name: string, t: CellT): string {
+  return t(`users:builtInRoles.${name}.name`, { defaultValue: name });
+}
+
+/**
  * One value of a row, shown as its field type's widget says, in the
  * interface's language. A function, not a component, so that a grid asks for
  * the language once rather than once per cell it shows.
@@ -20,7 +29,8 @@ export function cellContent(row: Row, column: Column, t: CellT, format: Formatte
   if (reference) {
     const related = row[reference.relation] as Record<string, unknown> | null | undefined;
     const shown = related?.[reference.display];
-    return shown === undefined || shown === null ? '' : String(shown);
+    if (shown === undefined || shown === null) return '';
+    return field.to === 'roles' ? roleName(String(shown), t) : String(shown);
   }
   const value = row[name];
   if (value === null || value === undefined || value === '') return null;
