@@ -19,6 +19,7 @@ import { useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { toast } from 'react-toastify';
+import { type Formatters, useFormat } from '../i18n/format.ts';
 import { useLocalizedPath } from '../i18n/use-localized-path.ts';
 import type { Row } from '../store/resource-slices.ts';
 import { CellValue, useFieldLabel } from './cell-value.tsx';
@@ -34,6 +35,7 @@ import {
 import { showServerErrors, useRecordForm } from './record-form.tsx';
 import { recordPath, useMay } from './record-routes.ts';
 import { formFields } from './record-values.ts';
+import { type RelationTotals, useRelationTotalsQuery } from './relation-totals-api.ts';
 
 /** The name of a related record, a link to its show page when it has one. */
 function RelatedName({ resource, row, column }: { resource: string; row: Row; column: Column }) {
@@ -50,12 +52,38 @@ function RelatedName({ resource, row, column }: { resource: string; row: Row; co
 }
 
 /**
+ * A column's total: money per currency, one line each (never added across
+ * currencies), or the number; nothing for a column the server does not total.
+ */
+function TotalCell({
+  sums,
+  money,
+  format,
+}: {
+  sums: RelationTotals['sums'][string] | undefined;
+  money: boolean;
+  format: Formatters;
+}) {
+  if (!sums) return <Table.Td />;
+  const entries = Object.entries(sums).sort(([a], [b]) => a.localeCompare(b));
+  return (
+    <Table.Td data-testid="relation-total">
+      {entries.map(([currency, amount]) => (
+        <div key={currency}>{money ? format.money({ amount, currency }) : format.number(amount)}</div>
+      ))}
+    </Table.Td>
+  );
+}
+
+/**
  * The records related to one record through a relation of its description:
  * through a link collection (with add, remove and the link's own fields such
  * as role and commitment), or owned through a foreign key (read only, with the
  * columns its list shows first: a fund's performance by quarter with its
  * figures). Each column has its heading; the first names the record and links
- * to it.
+ * to it, and a footer totals every related row (not only the loaded ones,
+ * so the server counts and sums them: see relation-totals-api.ts): how many,
+ * and money per currency.
  */
 export function RelationPanel({
   resource,
@@ -99,6 +127,8 @@ export function RelationPanel({
   const skip = !target || !mayTarget('read');
   // The related rows are read under the record (`contacts/7/companies`), in the record's own area.
   const pages = useListInfiniteQuery({ resource, under: `${id}/${relation}`, params }, { skip });
+  const totals = useRelationTotalsQuery(resource, { id, relation }, { skip });
+  const format = useFormat();
   const [adding, { open, close }] = useDisclosure(false);
   if (skip || !target || !targetName) return null;
 
@@ -129,16 +159,21 @@ export function RelationPanel({
       ) : (
         <Table.ScrollContainer minWidth={columns.length > 3 ? 640 : 0} type="native">
           <Table verticalSpacing={4}>
+            <VisuallyHidden component="caption">{title}</VisuallyHidden>
             <Table.Thead>
               <Table.Tr>
                 {columns.map((column) => (
-                  <Table.Th key={column.name}>{targetLabel(column.name, column.field)}</Table.Th>
+                  <Table.Th key={column.name} scope="col">
+                    {targetLabel(column.name, column.field)}
+                  </Table.Th>
                 ))}
                 {linkFields.map(([name, field]) => (
-                  <Table.Th key={`link:${name}`}>{linkLabel(name, field)}</Table.Th>
+                  <Table.Th key={`link:${name}`} scope="col">
+                    {linkLabel(name, field)}
+                  </Table.Th>
                 ))}
                 {via && mayLink('delete') ? (
-                  <Table.Th w={40}>
+                  <Table.Th w={40} scope="col">
                     <VisuallyHidden>{t('relations.actions')}</VisuallyHidden>
                   </Table.Th>
                 ) : null}
@@ -149,15 +184,17 @@ export function RelationPanel({
                 const link = row.link as Row | undefined;
                 return (
                   <Table.Tr key={`${row.id}:${link?.id ?? ''}`}>
-                    {columns.map((column, index) => (
-                      <Table.Td key={column.name}>
-                        {index === 0 ? (
+                    {columns.map((column, index) =>
+                      index === 0 ? (
+                        <Table.Th key={column.name} scope="row" fw="normal">
                           <RelatedName resource={targetName} row={row} column={column} />
-                        ) : (
+                        </Table.Th>
+                      ) : (
+                        <Table.Td key={column.name}>
                           <CellValue row={row} column={column} />
-                        )}
-                      </Table.Td>
-                    ))}
+                        </Table.Td>
+                      ),
+                    )}
                     {link
                       ? linkFields.map(([name, field]) => (
                           <Table.Td key={name}>
@@ -176,6 +213,35 @@ export function RelationPanel({
                 );
               })}
             </Table.Tbody>
+            {totals.data ? (
+              <Table.Tfoot fw={600}>
+                <Table.Tr>
+                  {columns.map((column, index) =>
+                    index === 0 ? (
+                      <Table.Th key={column.name} scope="row" data-testid="relation-count">
+                        {t('relations.total', { count: totals.data?.count ?? 0 })}
+                      </Table.Th>
+                    ) : (
+                      <TotalCell
+                        key={column.name}
+                        sums={totals.data?.sums[column.name]}
+                        money={column.field.type === 'money'}
+                        format={format}
+                      />
+                    ),
+                  )}
+                  {linkFields.map(([name, field]) => (
+                    <TotalCell
+                      key={name}
+                      sums={totals.data?.sums[name]}
+                      money={field.type === 'money'}
+                      format={format}
+                    />
+                  ))}
+                  {via && mayLink('delete') ? <Table.Td /> : null}
+                </Table.Tr>
+              </Table.Tfoot>
+            ) : null}
           </Table>
         </Table.ScrollContainer>
       )}
