@@ -2,13 +2,7 @@ import { parse } from 'csv-parse/sync';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type ApiClient, apiClient, errorOf } from '../testing/factories.ts';
-import {
-  type ServerData,
-  serverData,
-  signInAsAdmin,
-  startServerProcess,
-  stopServerProcesses,
-} from '../testing/server-process.ts';
+import { type ServerData, signInAsAdmin, startReplicas, stopServerProcesses } from '../testing/server-process.ts';
 
 /**
  * Two server processes over one PostgreSQL (several instances behind a load
@@ -27,10 +21,9 @@ let second: ApiClient;
 
 beforeAll(async () => {
   if (!onPostgres) return;
-  data = await serverData('postgres');
-  // One after the other: the first migrates the database and makes the administrator.
-  const one = await startServerProcess(data, { LOG_LEVEL: 'warn' });
-  const two = await startServerProcess(data, { LOG_LEVEL: 'warn' });
+  const replicas = await startReplicas();
+  data = replicas.data;
+  const [one, two] = [replicas.first, replicas.second];
   expect(two.url).not.toBe(one.url);
   first = apiClient(one.url, { authorization: `Bearer ${await signInAsAdmin(one.url)}` });
   second = apiClient(two.url, { authorization: `Bearer ${await signInAsAdmin(two.url)}` });

@@ -6,9 +6,8 @@ import type { ApiClient } from '../testing/factories.ts';
 import {
   type ServerData,
   type ServerProcess,
-  serverData,
   signInAsAdmin,
-  startServerProcess,
+  startReplicas,
   stopServerProcesses,
 } from '../testing/server-process.ts';
 import { TEST_ADMIN_EMAIL, TEST_ADMIN_PASSWORD, type TestServer } from '../testing/test-server.ts';
@@ -48,14 +47,12 @@ let tokenA: string;
 
 beforeAll(async () => {
   if (!onPostgres) return;
-  data = await serverData('postgres');
-  // One after the other: the first migrates the database and makes the administrator.
-  const one = await startServerProcess(data, { LOG_LEVEL: 'warn' });
-  const two = await startServerProcess(data, { LOG_LEVEL: 'warn' });
-  processA = one;
-  processB = two;
-  urlA = one.url;
-  urlB = two.url;
+  const replicas = await startReplicas();
+  data = replicas.data;
+  processA = replicas.first;
+  processB = replicas.second;
+  urlA = replicas.first.url;
+  urlB = replicas.second.url;
   tokenA = await signInAsAdmin(urlA);
   adminA = withToken(urlA, tokenA);
   adminB = withToken(urlB, await signInAsAdmin(urlB));

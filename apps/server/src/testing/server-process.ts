@@ -183,3 +183,17 @@ export async function signInAsAdmin(url: string): Promise<string> {
   if (!answer.ok) throw new Error(`The test administrator cannot sign in: ${answer.status} ${await answer.text()}`);
   return ((await answer.json()) as { accessToken: string }).accessToken;
 }
+
+/**
+ * Two server processes over one scratch PostgreSQL database, as replicas
+ * behind a load balancer, started one after the other (the first makes the
+ * administrator); `stopServerProcesses` and `data.remove` end them.
+ */
+type Listening = ServerProcess & { url: string };
+
+export async function startReplicas(): Promise<{ data: ServerData; first: Listening; second: Listening }> {
+  const data = await serverData('postgres');
+  const first = await startServerProcess(data, { LOG_LEVEL: 'warn' });
+  const second = await startServerProcess(data, { LOG_LEVEL: 'warn' });
+  return { data, first, second };
+}
