@@ -63,14 +63,7 @@ function sumJson(alias: string, name: string, money: boolean, rows: SQL): SQL {
  * the link's own fields for a link collection (the commitment each deal of an
  * investor carries), the related rows' for owned rows.
  */
-function totalsSql(
-  entity: EntityDescription,
-  relation: string,
-  description: RelationDescription,
-  id: number,
-  target: EntityDescription,
-  scope: SQL,
-): SQL | undefined {
+function totalsSql(description: RelationDescription, id: number, target: EntityDescription, scope: SQL): SQL {
   const fields = relationTotalFields(description);
   const related = sql`(select ${column(ROOT, 'id')} from ${sql.identifier(target.table)} ${sql.identifier(ROOT)} where ${scope})`;
   const sums: SQL[] = [];
@@ -83,7 +76,6 @@ function totalsSql(
     const rows = sql`${sql.identifier(target.table)} r where r.id in ${related}`;
     for (const [name, money] of fields) sums.push(sql`${name}::text, ${sumJson('r', name, money, rows)}`);
   }
-  if (!entity.relations?.[relation]) return undefined;
   const sumsJson = sums.length > 0 ? sql`json_build_object(${sql.join(sums, sql`, `)})` : sql`'{}'::json`;
   return sql`select (select count(*) from ${related} counted)::int as count, ${sumsJson} as sums`;
 }
@@ -128,9 +120,9 @@ export function registerRelationTotalRoutes(app: FastifyInstance, database: Data
             await getRecord(database, entity, id, { select: ['id'], join: [] }, readableScope(entity, request.actor));
             const scope = bothScopes(relationScope(entity, relation, id), readableScope(related, request.actor));
             if (!scope) throw notFound(`Relation ${relation}`);
-            const statement = totalsSql(entity, relation, description, id, related, scope.where);
-            if (!statement) throw notFound(`Relation ${relation}`);
-            const [row] = await database.rows<{ count: number; sums: unknown }>(statement);
+            const [row] = await database.rows<{ count: number; sums: unknown }>(
+              totalsSql(description, id, related, scope.where),
+            );
             const sums = (typeof row?.sums === 'string' ? JSON.parse(row.sums) : (row?.sums ?? {})) as Record<
               string,
               Record<string, number | string> | null
