@@ -209,7 +209,7 @@ describe('the web application shell', () => {
         const page = await newPage(browser, { colorScheme, storage: { token: server.token } });
         await open(page, server.url);
         await page.getByTestId('dashboard-counts').waitFor();
-        await page.getByTestId('deals-by-stage').getByText('Due diligence').waitFor();
+        await page.getByTestId('deals-by-stage').getByRole('link', { name: 'Due diligence' }).waitFor();
         expect(await schemeOf(page)).toBe(colorScheme);
         await page.screenshot({ path: `${ARTIFACTS_DIR}home-${colorScheme}.png`, fullPage: true });
         expect(JSON.stringify(await seriousViolations(page), null, 1)).toEqual('[]');

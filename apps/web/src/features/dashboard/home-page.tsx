@@ -1,15 +1,17 @@
-import { type BreakdownKey, dashboardBreakdowns } from '@data-platform/shared/summaries';
-import { Alert, Anchor, Card, Group, Loader, Progress, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { type BreakdownKey, breakdownAmountField, dashboardBreakdowns } from '@data-platform/shared/summaries';
+import { Alert, Anchor, Card, Group, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { filterSearch, listPathOf } from '../../entity/resource-routes.ts';
+import { listPathOf } from '../../entity/resource-routes.ts';
 import { useFormat } from '../../i18n/format.ts';
 import { formatTotal } from '../../i18n/totals.ts';
 import { useLocalizedPath } from '../../i18n/use-localized-path.ts';
 import { type GroupCount, loadSummaries } from '../../store/configs-slice.ts';
 import { useAppDispatch, useAppSelector } from '../../store/hooks.ts';
+import { BreakdownTile } from './breakdown-tile.tsx';
+import { MyRecordsCard } from './my-records-card.tsx';
 import { MyTasksCard } from './my-tasks-card.tsx';
 import { RecentNote } from './recent-note.tsx';
 
@@ -35,61 +37,6 @@ function Tile({ title, children, testId }: { title: string; children: ReactNode;
   );
 }
 
-/** Counts of one field's values, each bar a link to the list filtered on that value. */
-function GroupTile({
-  title,
-  testId,
-  resource,
-  field,
-  groups,
-}: {
-  title: string;
-  testId: string;
-  resource: string;
-  field: string;
-  groups: GroupCount[];
-}) {
-  const { t } = useTranslation(['dashboard', 'common', 'options']);
-  const format = useFormat();
-  const localized = useLocalizedPath();
-  const listPath = listPathOf(resource);
-  const most = Math.max(1, ...groups.map((group) => group.count));
-  return (
-    <Tile title={title} testId={testId}>
-      {groups.length === 0 ? (
-        <Text c="dimmed" size="sm">
-          {t('noData')}
-        </Text>
-      ) : (
-        <Stack gap="xs">
-          {groups.map(({ value, count }) => {
-            const name =
-              value === null
-                ? t('common:values.notSet')
-                : t(value, { ns: 'options', keySeparator: false, nsSeparator: false });
-            const to = listPath
-              ? localized(
-                  `${listPath}${value === null ? filterSearch(field, 'isNull') : filterSearch(field, 'eq', value)}`,
-                )
-              : undefined;
-            return (
-              <MaybeLink key={value ?? ''} to={to}>
-                <Group justify="space-between" gap="xs" wrap="nowrap">
-                  <Text size="sm">{name}</Text>
-                  <Text size="sm" fw={600}>
-                    {format.number(count)}
-                  </Text>
-                </Group>
-                <Progress value={(count / most) * 100} size="sm" aria-hidden />
-              </MaybeLink>
-            );
-          })}
-        </Stack>
-      )}
-    </Tile>
-  );
-}
-
 /** The landing page: the config summaries as a dashboard, each figure a way into its list. */
 export function HomePage() {
   const { t } = useTranslation(['dashboard', 'common', 'entities']);
@@ -104,7 +51,7 @@ export function HomePage() {
     void dispatch(loadSummaries());
   }, [dispatch]);
 
-  const { counts, recentNotes } = summaries;
+  const { counts, recentNotes, mine } = summaries;
 
   return (
     <Stack gap="lg">
@@ -141,17 +88,19 @@ export function HomePage() {
         </section>
       ) : null}
       <SimpleGrid cols={{ base: 1, md: 2, xl: 3 }} spacing="md">
+        {mine ? <MyRecordsCard mine={mine} /> : null}
         <MyTasksCard />
         {dashboardBreakdowns.map(({ key, resource, field }) => {
           // The breakdown keys come from the descriptions at run time (see dashboardBreakdowns).
           const groups = (summaries as Partial<Record<BreakdownKey, GroupCount[]>>)[key];
           return groups ? (
-            <GroupTile
+            <BreakdownTile
               key={key}
               title={t(key)}
               testId={key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}
               resource={resource}
               field={field}
+              amountField={breakdownAmountField(resource)}
               groups={groups}
             />
           ) : null;

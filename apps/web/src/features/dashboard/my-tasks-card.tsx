@@ -4,23 +4,15 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ReferenceName } from '../../entity/field-widgets/reference-name.tsx';
 import { useListInfiniteQuery } from '../../entity/record-api.ts';
-import { recordPath, useMay } from '../../entity/record-routes.ts';
-import { filterSearch, listPathOf } from '../../entity/resource-routes.ts';
+import { useMay } from '../../entity/record-routes.ts';
 import { localToday, MarkDoneButton, TASKS, TaskDue, TaskTitle } from '../../entity/task-parts.tsx';
 import { useLocalizedPath } from '../../i18n/use-localized-path.ts';
 import { useAppSelector } from '../../store/hooks.ts';
 import type { Row } from '../../store/resource-slices.ts';
+import { recordLink } from './record-link.ts';
 
 /** The card lists this many of the soonest due; the tasks list has them all. */
 const SHOWN = '10';
-
-/** Where a task's record is: its page, or its list filtered to it when it has no page. */
-function recordLink(entity: string, id: number): string | undefined {
-  const page = recordPath(entity, id, 'show');
-  if (page) return page;
-  const list = listPathOf(entity);
-  return list ? `${list}${filterSearch('id', 'eq', String(id))}` : undefined;
-}
 
 function TaskItem({ task, today, mayUpdate }: { task: Row; today: string; mayUpdate: boolean }) {
   const { t } = useTranslation(['dashboard', 'entities']);
