@@ -199,7 +199,7 @@ describe('accessibility of the record screens (axe: no serious violations), ligh
 
       it('shows a deal with its money, companies and investors', async () => {
         const page = await signedIn(scheme, `/deals/${deal.id}/show`);
-        await page.getByRole('region', { name: 'Investors' }).getByText('$5,000,000').waitFor();
+        await page.getByRole('region', { name: 'Investors' }).locator('tbody').getByText('$5,000,000').waitFor();
         await page.getByRole('region', { name: 'Companies' }).getByRole('link', { name: 'Acme Robotics' }).waitFor();
         await expectAccessible(page, 'deal show page');
         await page.context().close();

@@ -193,7 +193,7 @@ describe('record pages: show, edit, create modal, links, notes, files', () => {
     await dialog.getByRole('button', { name: 'Save' }).click();
     // The dialog closes once the server took the link: a refused save fails here, a panel not read again below.
     await dialog.waitFor({ state: 'hidden' });
-    await panel.getByText('$5,000,000').waitFor();
+    await panel.locator('tbody').getByText('$5,000,000').waitFor();
     const linked = (await (await server.fetch(`/api/v1/deals/${id}/investors?select=name`)).json()) as {
       data: { id: number; name: string; link: { commitment: unknown } }[];
     };
