@@ -3,7 +3,7 @@ import { startTestServer, type TestServer } from '@data-platform/server/testing/
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './browser.ts';
-import { ARTIFACTS_DIR, newPage, openSignedIn, splashGone, uniqueAddress } from './web.ts';
+import { ARTIFACTS_DIR, newPage, openSignedIn, picker, splashGone, uniqueAddress } from './web.ts';
 
 const json = { 'content-type': 'application/json' };
 const localesDir = new URL('../../packages/shared/src/i18n/locales/', import.meta.url).pathname;
@@ -172,6 +172,52 @@ describe('a working day in French', () => {
     // The signature ("— Data Platform") is the same in both.
     const englishMail = mailParts('en').filter((part) => part.length >= 12 && !frenchMail.has(part));
     expect(englishMail.filter((part) => kept?.text.includes(part))).toEqual([]);
+    await page.context().close();
+  });
+
+  it('names countries in French: the list, the record page, the picker searched in French', async () => {
+    const countryId = async (iso2: string) => {
+      const answer = await server.fetch(`/api/v1/countries?filter[iso2][eq]=${iso2}&select=name`);
+      const id = ((await answer.json()) as { data: { id: number }[] }).data[0]?.id;
+      if (!id) throw new Error(`No country ${iso2}`);
+      return id;
+    };
+    const [germany, unitedStates] = await Promise.all([countryId('DE'), countryId('US')]);
+    await create('companies', { name: 'Brasserie Rhénane', hqCountryId: germany });
+    const sailing = await create('companies', { name: 'Voilerie Atlantique', hqCountryId: unitedStates });
+
+    const page = await newPage(browser);
+    await openSignedIn(page, `${server.url}/`);
+    await page.goto(`${server.url}/fr/companies`);
+    await splashGone(page);
+    await page.getByRole('link', { name: 'Afficher Voilerie Atlantique' }).waitFor();
+    // The HQ country column: the joined name is the stored English one, shown in French.
+    await page.getByText('Allemagne', { exact: true }).first().waitFor();
+    await page.getByText('États-Unis', { exact: true }).first().waitFor();
+    expect(await page.getByText('Germany', { exact: true }).count()).toBe(0);
+    expect(await page.getByText('United States', { exact: true }).count()).toBe(0);
+
+    await page.goto(`${server.url}/fr/companies/${sailing.id}/show`);
+    await splashGone(page);
+    await page.getByRole('heading', { name: 'Voilerie Atlantique' }).waitFor();
+    await page.getByText('États-Unis', { exact: true }).first().waitFor();
+    expect(await page.getByText('United States', { exact: true }).count()).toBe(0);
+
+    // The picker finds a country by its French name (the server's search knows the English ones only).
+    await page.goto(`${server.url}/fr/companies?create=1`);
+    await splashGone(page);
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('textbox', { name: 'Nom', exact: true }).fill('Fonderie du Rhin');
+    await picker(dialog, 'Pays du siège').fill('Allem');
+    await page.getByRole('option', { name: 'Allemagne', exact: true }).click();
+    await dialog.getByRole('button', { name: 'Créer', exact: true }).click();
+    await page.waitForURL('**/fr/companies/*/show');
+    await page.getByRole('heading', { name: 'Fonderie du Rhin' }).waitFor();
+    await page.getByText('Allemagne', { exact: true }).first().waitFor();
+    const created = await server.fetch('/api/v1/companies?filter[name][eq]=Fonderie%20du%20Rhin&select=hqCountryId');
+    expect(((await created.json()) as { data: { hqCountryId: number }[] }).data).toMatchObject([
+      { hqCountryId: germany },
+    ]);
     await page.context().close();
   });
 });

@@ -7,6 +7,7 @@ import type { Row } from '../store/resource-slices.ts';
 import type { Column } from './columns.ts';
 import { widgetCell } from './field-widgets/cells.tsx';
 import type { CellT } from './field-widgets/widget.ts';
+import { LocalizedName, localizesNames } from './localized-names.tsx';
 
 export type { CellT } from './field-widgets/widget.ts';
 
@@ -30,7 +31,12 @@ export function cellContent(row: Row, column: Column, t: CellT, format: Formatte
     const related = row[reference.relation] as Record<string, unknown> | null | undefined;
     const shown = related?.[reference.display];
     if (shown === undefined || shown === null) return '';
-    return field.to === 'roles' ? roleName(String(shown), t) : String(shown);
+    if (field.to === 'roles') return roleName(String(shown), t);
+    // A country in the interface's language: the joined name is the stored English one.
+    if (localizesNames(field.to)) {
+      return <LocalizedName resource={field.to ?? ''} id={related?.id ?? row[name]} stored={String(shown)} />;
+    }
+    return String(shown);
   }
   const value = row[name];
   if (value === null || value === undefined || value === '') return null;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countryName } from './country-names.ts';
+import { countryName, iso2FromFlag } from './country-names.ts';
 
 describe('a country is named', () => {
   it('in the interface language from its ISO code', () => {
@@ -13,5 +13,29 @@ describe('a country is named', () => {
     expect(countryName('ZZ', 'fr', 'Nowhere')).toBe('Nowhere');
     expect(countryName('AA', 'fr', 'Private')).toBe('Private');
     expect(countryName('not a code', 'fr', 'Odd')).toBe('Odd');
+  });
+});
+
+describe('a flag emoji', () => {
+  it('spells its country code in regional indicators', () => {
+    expect(iso2FromFlag('🇫🇷')).toBe('FR');
+    expect(iso2FromFlag('🇺🇸')).toBe('US');
+    expect(iso2FromFlag('🇬🇧')).toBe('GB');
+    expect(iso2FromFlag(' 🇩🇪 ')).toBe('DE');
+  });
+
+  it('gives no code when it is not two regional indicators', () => {
+    expect(iso2FromFlag(null)).toBeNull();
+    expect(iso2FromFlag('')).toBeNull();
+    expect(iso2FromFlag('🏳️')).toBeNull();
+    expect(iso2FromFlag('🇫')).toBeNull();
+    expect(iso2FromFlag('🇫🇷🇩🇪')).toBeNull();
+    expect(iso2FromFlag('FR')).toBeNull();
+    // England: a black flag and tag characters, no country code.
+    expect(iso2FromFlag('🏴\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F}')).toBeNull();
+  });
+
+  it('names the country in the interface language', () => {
+    expect(countryName(iso2FromFlag('🇩🇪'), 'fr', 'Germany')).toBe('Allemagne');
   });
 });

@@ -7,6 +7,7 @@ export const countries = defineEntity({
   label: 'Country',
   labelPlural: 'Countries',
   display: 'name',
+  regionFlag: 'emoji',
   fields: {
     name: { type: 'text', label: 'Name', required: true, searchable: true, sortable: true, filterable: true },
     iso2: { type: 'text', label: 'ISO 3166-1 alpha-2', required: true, unique: true, filterable: true, sortable: true },

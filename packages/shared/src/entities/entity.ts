@@ -48,6 +48,14 @@ export interface EntityDescription {
    * performance at a date: "Fund II · 2025-12-31"); see record-name.ts.
    */
   displayWithin?: string;
+  /**
+   * The field holding each row's flag emoji (two Unicode regional indicators
+   * spelling its ISO 3166-1 alpha-2 code): the web app names a referenced row
+   * in the interface's language from that code (Intl) and its pickers search
+   * those names. `display` stays the stored English name, which the server
+   * searches and sorts by.
+   */
+  regionFlag?: string;
   list: { defaultShows: string[]; defaultSort: string };
   /** Composite uniqueness (e.g. one performance per fund and date). */
   uniques?: string[][];

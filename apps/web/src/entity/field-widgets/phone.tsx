@@ -2,6 +2,7 @@ import { Group, Select, TextInput } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { nameFilter, useLocalizedNames } from '../localized-names.tsx';
 import { joinPhone, phoneCodeOptions, splitPhone } from '../record-values.ts';
 import { useCountries } from '../reference-data.ts';
 import { inputProps, TextFilter } from './text-input.tsx';
@@ -9,16 +10,22 @@ import type { ControlProps, FieldWidget } from './widget.ts';
 
 /**
  * A country calling code picked among the countries, each read with its
- * name (`+55 Brazil`, `+1 242 Bahamas`), then the number. A new number
- * starts with the code of the country the record's `givesPhoneCode` field
- * names.
+ * name in the interface's language (`+55 Brazil`, French `+55 Brésil`),
+ * then the number. A new number starts with the code of the country the
+ * record's `givesPhoneCode` field names.
  */
 function PhoneControl(props: ControlProps) {
-  const { t } = useTranslation('record');
+  const { t, i18n } = useTranslation('record');
+  const language = i18n.resolvedLanguage ?? i18n.language;
   const countries = useCountries();
+  const names = useLocalizedNames('countries');
   const countryField = Object.entries(props.siblings).find(([, field]) => field.givesPhoneCode)?.[0];
   const country = useWatch({ control: props.control, name: countryField ?? '__none' }) as string | null | undefined;
-  const options = useMemo(() => phoneCodeOptions(countries), [countries]);
+  const options = useMemo(
+    () => phoneCodeOptions(countries.map((country) => ({ ...country, name: names.name(country.id, country.name) }))),
+    [countries, names],
+  );
+  const filter = useMemo(() => nameFilter(language), [language]);
   const codes = useMemo(() => [...new Set(options.map((option) => option.code))], [options]);
   // The country the user picked: several share a code (+1), the pick says which one the code reads with.
   const [picked, setPicked] = useState<string | null>(null);
@@ -37,6 +44,7 @@ function PhoneControl(props: ControlProps) {
         searchable
         clearable
         data={options}
+        filter={filter}
         value={shown?.value ?? null}
         onChange={(next) => {
           setPicked(next);

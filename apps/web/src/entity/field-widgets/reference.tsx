@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useLocalizedPath } from '../../i18n/use-localized-path.ts';
 import type { Row } from '../../store/resource-slices.ts';
+import { nameFilter, useLocalizedNames } from '../localized-names.tsx';
 import { useRecordQuery, useSearchQuery } from '../record-api.ts';
 import { recordPath } from '../record-routes.ts';
 import { inputProps } from './text-input.tsx';
@@ -21,7 +22,11 @@ interface Option {
 /** Shows every option the server answered: it already searched. */
 const serverFiltered = ({ options }: { options: unknown[] }) => options as never;
 
-/** A record of another resource picked by searching it (`q`), named by its display field. */
+/**
+ * A record of another resource picked by searching it (`q`), named by its
+ * display field; a country among those the store holds, named and searched
+ * in the interface's language (the server's `q` knows the English names only).
+ */
 export function ReferencePicker({
   to,
   value,
@@ -45,9 +50,11 @@ export function ReferencePicker({
   /** Inside a popover (a filter form): the options open in place rather than in a portal. */
   inPopover?: boolean;
 }) {
-  const { t } = useTranslation('record');
+  const { t, i18n } = useTranslation('record');
+  const language = i18n.resolvedLanguage ?? i18n.language;
   const target = findEntity(to);
   const display = target?.display ?? 'id';
+  const localizedNames = useLocalizedNames(to);
   const [search, setSearch] = useState('');
   const [q] = useDebouncedValue(search, 250);
   const [known, setKnown] = useState<Option | undefined>(
@@ -56,13 +63,22 @@ export function ReferencePicker({
   const selectedLabel = known?.value === value ? known.label : undefined;
   const { data: rows = [], isFetching } = useSearchQuery(
     { resource: to, display, q: q === selectedLabel ? '' : q },
-    { skip: !target },
+    { skip: !target || localizedNames.localized },
   );
   const options = useMemo(() => {
+    if (localizedNames.localized) {
+      const all = [...localizedNames.options];
+      if (known && known.value === value && !all.some((o) => o.value === known.value)) all.unshift(known);
+      return all;
+    }
     const found = rows.map((row) => ({ value: String(row.id), label: String(row[display] ?? row.id) }));
     if (known && known.value === value && !found.some((o) => o.value === known.value)) found.unshift(known);
     return found;
-  }, [rows, display, known, value]);
+  }, [localizedNames, rows, display, known, value]);
+  const filter = useMemo(
+    () => (localizedNames.localized ? nameFilter(language) : serverFiltered),
+    [localizedNames.localized, language],
+  );
   return (
     <Select
       label={label}
@@ -73,7 +89,7 @@ export function ReferencePicker({
       clearable
       data={options}
       value={value}
-      filter={serverFiltered}
+      filter={filter}
       searchValue={search}
       onSearchChange={setSearch}
       nothingFoundMessage={isFetching ? t('search.loading') : t('search.none')}
@@ -119,10 +135,14 @@ function WithinPicker(props: ControlProps & { within: { field: string; relation:
 
 function ReferenceControl(props: ControlProps) {
   const { field, name, record } = props;
+  const localizedNames = useLocalizedNames(field.to);
   if (field.within && props.siblings[field.within.field]) return <WithinPicker {...props} within={field.within} />;
   const related = record?.[referenceRelationName(name)] as Row | null | undefined;
   const target = field.to ? findEntity(field.to) : undefined;
-  const initialLabel = related && target ? String(related[target.display] ?? '') : undefined;
+  const initialLabel =
+    related && target
+      ? localizedNames.name(related.id ?? props.value, String(related[target.display] ?? ''))
+      : undefined;
   return (
     <ReferencePicker
       to={field.to ?? ''}
@@ -154,17 +174,20 @@ function ReferenceFilter({ field, label, value, onChange }: FilterProps) {
 /** On a record's page: the referenced record's name, a link to its own page. */
 function ReferenceValue({ row, name, field }: ValueProps) {
   const localized = useLocalizedPath();
+  const localizedNames = useLocalizedNames(field.to);
   const target = field.to ? findEntity(field.to) : undefined;
   const related = row[referenceRelationName(name)] as Row | null | undefined;
-  const shown = target ? related?.[target.display] : undefined;
-  if (!target || shown === undefined || shown === null) return row[name] == null ? null : <>#{String(row[name])}</>;
-  const path = recordPath(target.name, related?.id ?? String(row[name]), 'show');
+  const stored = target ? related?.[target.display] : undefined;
+  if (!target || stored === undefined || stored === null) return row[name] == null ? null : <>#{String(row[name])}</>;
+  const id = related?.id ?? String(row[name]);
+  const shown = localizedNames.name(id, String(stored));
+  const path = recordPath(target.name, id, 'show');
   return path ? (
     <Anchor component={Link} to={localized(path)}>
-      {String(shown)}
+      {shown}
     </Anchor>
   ) : (
-    String(shown)
+    shown
   );
 }
 
