@@ -13,6 +13,14 @@ import { type Country, useCountries } from './reference-data.ts';
 const LOADED_AT_START = 'countries';
 
 /**
+ * The language the stored names are written in (the countries' reference
+ * data is English): an interface in it shows them as stored, so that what
+ * it reads is what the server searches, sorts and exports ("Czech
+ * Republic", not Intl's "Czechia").
+ */
+const STORED_LANGUAGE = 'en';
+
+/**
  * Whether a resource's rows are named in the interface's language rather
  * than by their stored display field: its description names a `regionFlag`
  * field, and the store keeps every row (countries).
@@ -59,10 +67,13 @@ export function countryNames(
   const key = `${flagField} ${language}`;
   let names = byLanguage.get(key);
   if (!names) {
+    const asStored = language.split('-')[0]?.toLowerCase() === STORED_LANGUAGE;
     const found = new Map<string, NamedOption>();
     for (const row of countries) {
       const flag = row[flagField];
-      const label = countryName(iso2FromFlag(typeof flag === 'string' ? flag : null), language, row.name);
+      const label = asStored
+        ? row.name
+        : countryName(iso2FromFlag(typeof flag === 'string' ? flag : null), language, row.name);
       found.set(String(row.id), { value: String(row.id), label, stored: row.name });
     }
     names = found;
@@ -88,7 +99,8 @@ export function sortedOptions(names: ReadonlyMap<string, NamedOption>, language:
 /**
  * How the rows of `resource` are named on screen: a country in the
  * interface's language (its flag emoji spells its ISO code, Intl names it;
- * the stored English name when neither knows it), anything else as stored.
+ * the stored English name in English, or when neither knows it), anything
+ * else as stored.
  */
 export function useLocalizedNames(resource: string | undefined): LocalizedNames {
   const { i18n } = useTranslation();
