@@ -15,6 +15,7 @@ import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import { mapDatabaseError } from '../db/errors.ts';
 import { createMailer } from '../mail/mailer.ts';
+import { registerAnalyticsRoutes } from '../routes/analytics.ts';
 import { registerAuthRoutes } from '../routes/auth.ts';
 import { registerFileRoutes } from '../routes/files.ts';
 import { registerImportRoutes } from '../routes/import.ts';
@@ -140,6 +141,7 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
   registerRoleRoutes(app, commands);
   registerSummaryRoutes(app, database);
   registerSavedViewRoutes(app, database);
+  registerAnalyticsRoutes(app);
 
   const webDir = existsSync(path.join(config.webDir, 'index.html')) ? config.webDir : undefined;
   // The web build's files are public, in a scope of their own like the reference. The not-found handler is set

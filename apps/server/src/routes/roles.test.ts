@@ -220,7 +220,8 @@ describe('a role with no permissions', () => {
   /**
    * Routes anyone signed in may use: their own account, the user and role lists, reference data, the
    * definitions of custom fields (forms and lists need them), the dashboard, their own saved views
-   * (a view of a list they may not read answers 404, not 403: another user's views are not theirs to know).
+   * (a view of a list they may not read answers 404, not 403: another user's views are not theirs to know),
+   * the fund metrics calculator (it computes over the body and reads no stored data).
    */
   const readable = 'users|roles|countries|currencies|states|entityFieldTypes|custom-data|customFieldGroups';
   const allowed = [
@@ -229,6 +230,7 @@ describe('a role with no permissions', () => {
     new RegExp(`^POST /api/v1/(${readable})/query$`),
     /^GET \/api\/v1\/configs\/summaries$/,
     /^(GET|POST|PATCH|DELETE) \/api\/v1\/views(\/at|\/1)?$/,
+    /^POST \/api\/v1\/analytics\/fund-metrics$/,
   ];
   // Not called: they would end or change the session the loop runs with.
   const ownSession = ['POST /api/v1/auth/logout', 'POST /api/v1/auth/change-password'];

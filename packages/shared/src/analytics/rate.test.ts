@@ -108,6 +108,19 @@ describe('rates that are not defined', () => {
     expect(both.message).toMatch(/2 rates/);
   });
 
+  it('two rates closer together than the scan grid: both found at the turning point between them', () => {
+    // 10 % and 10.001 %: with x = 1 / (1 + r), (x − 1/1.1)(x − 1/1.10001) = 0.
+    const [x1, x2] = [1 / 1.1, 1 / 1.10001];
+    const answer = solveRate([
+      { time: 0, amount: x1 * x2 },
+      { time: 1, amount: -(x1 + x2) },
+      { time: 2, amount: 1 },
+    ]);
+    expect(answer.roots).toHaveLength(2);
+    expect(Math.abs((answer.roots?.[0] as number) - 0.1)).toBeLessThan(1e-7);
+    expect(Math.abs((answer.roots?.[1] as number) - 0.10001)).toBeLessThan(1e-7);
+  });
+
   it('a rate too large for a number: out of range, not a wrong number', () => {
     // Doubling in one day is 2^365 − 1 a year (≈ 7.5e109): representable; a factor of 10^9 in a day is not.
     expect(

@@ -152,8 +152,127 @@ function rootRange(flows: readonly TimedFlow[]): { lo: number; hi: number } {
   return { lo: lo - margin, hi: hi + margin };
 }
 
-/** Grid points scanned for the rates of flows that change sign more than once. */
-const SCAN_POINTS = 4096;
+/**
+ * Points scanned for the rates of flows that change sign more than once,
+ * evenly spaced in w where u = SCAN_SCALE · sinh(w): dense near a rate of
+ * zero, sparse towards the ends of the range. Fewer for many flows (the scan
+ * costs points × flows), never under MIN_SCAN_POINTS.
+ */
+const MAX_SCAN_POINTS = 8192;
+const MIN_SCAN_POINTS = 1024;
+const SCAN_WORK = 1e7;
+const SCAN_SCALE = 1e-3;
+
+/**
+ * The signs of the scaled NPV and of its slope at many u, each in O(flows)
+ * multiplications: the flows are summed from the far end (Horner's rule over
+ * the gaps between their times), each gap's discount factor computed once per
+ * u. Every factor is at most 1 (from the last flow back for u ≥ 0, from the
+ * first forward for u < 0), as in `scaledValue`, whose function this is.
+ */
+function npvSigns(flows: readonly TimedFlow[], points: readonly number[]): { value: number; slope: number }[] {
+  const gapIndex = new Map<number, number>();
+  const gaps: number[] = [];
+  const gapOf: number[] = [];
+  for (let i = 1; i < flows.length; i++) {
+    const gap = (flows[i] as TimedFlow).time - (flows[i - 1] as TimedFlow).time;
+    // Equal gaps (a day is 1/365 of a year) may differ in the last bit after subtraction: one key for both.
+    const key = Math.round(gap * 1e9);
+    if (!gapIndex.has(key)) {
+      gapIndex.set(key, gapIndex.size);
+      gaps.push(gap);
+    }
+    gapOf.push(gapIndex.get(key) as number);
+  }
+  const factors = new Float64Array(gaps.length);
+  const amounts = Float64Array.from(flows, ({ amount }) => amount);
+  const gapAt = Int32Array.from(gapOf);
+  const n = amounts.length;
+  return points.map((u) => {
+    for (let g = 0; g < gaps.length; g++) factors[g] = Math.exp(-Math.abs(u) * (gaps[g] as number));
+    let sum: number;
+    let slope = 0;
+    if (u >= 0) {
+      sum = amounts[n - 1] as number;
+      for (let i = n - 2; i >= 0; i--) {
+        const gap = gapAt[i] as number;
+        const factor = factors[gap] as number;
+        slope = (slope - sum * (gaps[gap] as number)) * factor;
+        sum = sum * factor + (amounts[i] as number);
+      }
+    } else {
+      sum = amounts[0] as number;
+      for (let i = 1; i < n; i++) {
+        const gap = gapAt[i - 1] as number;
+        const factor = factors[gap] as number;
+        slope = (slope + sum * (gaps[gap] as number)) * factor;
+        sum = sum * factor + (amounts[i] as number);
+      }
+    }
+    return { value: Math.sign(sum), slope: Math.sign(slope) };
+  });
+}
+
+/** Where the scaled NPV's slope is zero between a and b, whose slopes have opposite signs (bisection). */
+function turningPoint(flows: readonly TimedFlow[], a: number, b: number): number {
+  const signA = Math.sign(scaledValue(flows, a).slope);
+  let [lo, hi] = [a, b];
+  for (let i = 0; i < 200 && hi - lo > 2 * Number.EPSILON * Math.max(1, Math.abs(lo)); i++) {
+    const middle = (lo + hi) / 2;
+    if (Math.sign(scaledValue(flows, middle).slope) === signA) lo = middle;
+    else hi = middle;
+  }
+  return (lo + hi) / 2;
+}
+
+/**
+ * Every root between lo and hi: where the NPV changes sign between two points
+ * of the scan grid, solved in that bracket; and where it does not but its
+ * slope does, the turning point between them is checked, so that two roots
+ * closer together than the grid's step are found too (Rolle: between two
+ * roots the slope is zero). Zero is a grid point, where the scaling changes.
+ */
+function scanRoots(flows: readonly TimedFlow[], lo: number, hi: number): number[] {
+  const count = Math.max(MIN_SCAN_POINTS, Math.min(MAX_SCAN_POINTS, Math.floor(SCAN_WORK / flows.length)));
+  const wLo = Math.asinh(lo / SCAN_SCALE);
+  const wHi = Math.asinh(hi / SCAN_SCALE);
+  const points = Array.from({ length: count + 1 }, (_, i) =>
+    i === 0 ? lo : i === count ? hi : SCAN_SCALE * Math.sinh(wLo + ((wHi - wLo) * i) / count),
+  );
+  const zeroAt = points.findIndex((u) => u >= 0);
+  if (zeroAt > 0 && points[zeroAt] !== 0) points.splice(zeroAt, 0, 0);
+  const signs = npvSigns(flows, points);
+  const roots: number[] = [];
+  const direct = (u: number) => Math.sign(scaledValue(flows, u).value);
+  const solve = (a: number, b: number) => {
+    const root = rootInBracket(flows, a, b);
+    if (roots.length === 0 || root !== roots.at(-1)) roots.push(root);
+  };
+  for (let i = 1; i < points.length; i++) {
+    const before = signs[i - 1] as { value: number; slope: number };
+    const after = signs[i] as { value: number; slope: number };
+    let [a, b] = [points[i - 1] as number, points[i] as number];
+    if (after.value === 0) roots.push(b);
+    if (before.value === 0 || after.value === 0) continue;
+    if (before.value !== after.value) {
+      // The bracket as the direct sum sees it (the two agree but for rounding at a root's edge).
+      if (direct(a) === direct(b)) {
+        [a, b] = [points[Math.max(0, i - 2)] as number, points[Math.min(points.length - 1, i + 1)] as number];
+        if (direct(a) === direct(b)) continue;
+      }
+      solve(a, b);
+    } else if (before.slope !== 0 && after.slope !== 0 && before.slope !== after.slope) {
+      const turn = turningPoint(flows, a, b);
+      const atTurn = direct(turn);
+      if (atTurn === 0) roots.push(turn);
+      else if (atTurn !== before.value) {
+        solve(a, turn);
+        solve(turn, b);
+      }
+    }
+  }
+  return roots;
+}
 
 /**
  * The rate r at which Σ amount · (1 + r)^(−time) = 0, for flows at times in
@@ -180,14 +299,7 @@ export function solveRate(flows: readonly TimedFlow[]): RateAnswer {
     // Exactly one root, and the NPV has opposite signs beyond each end of the range.
     roots.push(rootInBracket(kept, lo, hi));
   } else {
-    let previous = { u: lo, sign: Math.sign(scaledValue(kept, lo).value) };
-    for (let i = 1; i <= SCAN_POINTS; i++) {
-      const u = i === SCAN_POINTS ? hi : lo + ((hi - lo) * i) / SCAN_POINTS;
-      const sign = Math.sign(scaledValue(kept, u).value);
-      if (sign === 0) roots.push(u);
-      else if (previous.sign !== 0 && sign !== previous.sign) roots.push(rootInBracket(kept, previous.u, u));
-      previous = { u, sign };
-    }
+    roots.push(...scanRoots(kept, lo, hi));
   }
   const rates = roots.map(Math.expm1).filter((rate) => Number.isFinite(rate) && rate > -1);
   if (rates.length === 0) {
