@@ -81,9 +81,20 @@ const summariesShape = {
       }),
     )
     .optional(),
-  /** The signed-in user's records per owned record type the user may read (see `ownedEntities`). */
+  /**
+   * The signed-in user's records per owned record type the user may read (see
+   * `ownedEntities`): exact while small, the planner's estimate above (`totalExact` false).
+   */
   mine: z
-    .array(z.object({ resource: z.string(), field: z.string(), userId: z.number(), count: z.number() }))
+    .array(
+      z.object({
+        resource: z.string(),
+        field: z.string(),
+        userId: z.number(),
+        total: z.number(),
+        totalExact: z.boolean(),
+      }),
+    )
     .optional(),
 };
 

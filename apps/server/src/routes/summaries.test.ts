@@ -89,10 +89,10 @@ describe('GET /api/v1/configs/summaries', () => {
   it("counts the signed-in user's own records per owned record type", async () => {
     const summaries = await summariesAs();
     const mine = Object.fromEntries((summaries.mine ?? []).map((m) => [m.resource, m]));
-    expect(mine.deals).toEqual({ resource: 'deals', field: 'ownerId', userId: adminId, count: 2 });
-    expect(mine.investors?.count).toBe(1);
-    expect(mine.companies?.count).toBe(0);
-    expect(mine.tasks?.count).toBe(0);
+    expect(mine.deals).toEqual({ resource: 'deals', field: 'ownerId', userId: adminId, total: 2, totalExact: true });
+    expect(mine.investors?.total).toBe(1);
+    expect(mine.companies?.total).toBe(0);
+    expect(mine.tasks?.total).toBe(0);
   });
 
   it('leaves out what the user may not read', async () => {
@@ -123,8 +123,8 @@ describe('GET /api/v1/configs/summaries', () => {
     expect(summaries.recentNotes).toEqual([]);
     // Their deal and their task on it; not the investor, nor the task on it.
     expect(summaries.mine).toEqual([
-      { resource: 'deals', field: 'ownerId', userId, count: 1 },
-      { resource: 'tasks', field: 'ownerId', userId, count: 1 },
+      { resource: 'deals', field: 'ownerId', userId, total: 1, totalExact: true },
+      { resource: 'tasks', field: 'ownerId', userId, total: 1, totalExact: true },
     ]);
   });
 

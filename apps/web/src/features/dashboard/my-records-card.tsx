@@ -4,14 +4,16 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { filterSearch, listPathOf } from '../../entity/resource-routes.ts';
 import { useFormat } from '../../i18n/format.ts';
+import { formatTotal } from '../../i18n/totals.ts';
 import { useLocalizedPath } from '../../i18n/use-localized-path.ts';
 
 /**
  * How many records of each owned type name the signed-in user as owner (the
- * summaries' `mine`), each a link to its list filtered on the owner.
+ * summaries' `mine`; "about 12K" when estimated), each a link to its list
+ * filtered on the owner.
  */
 export function MyRecordsCard({ mine }: { mine: MyRecordCount[] }) {
-  const { t } = useTranslation(['dashboard', 'entities']);
+  const { t } = useTranslation(['dashboard', 'common', 'entities']);
   const format = useFormat();
   const localized = useLocalizedPath();
   const title = t('myRecords');
@@ -26,14 +28,14 @@ export function MyRecordsCard({ mine }: { mine: MyRecordCount[] }) {
         </Text>
       ) : (
         <Stack gap="xs">
-          {mine.map(({ resource, field, userId, count }) => {
+          {mine.map(({ resource, field, userId, total, totalExact }) => {
             const list = listPathOf(resource);
             const label = t(`entities:resources.${resource}.other`);
             const figure = (
               <Group key={resource} justify="space-between" gap="xs" wrap="nowrap">
                 <Text size="sm">{label}</Text>
                 <Text size="sm" fw={600}>
-                  {format.number(count)}
+                  {formatTotal(total, totalExact, format, t)}
                 </Text>
               </Group>
             );
