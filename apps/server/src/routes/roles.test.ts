@@ -226,7 +226,7 @@ describe('a role with no permissions', () => {
   const readable = 'users|roles|countries|currencies|states|entityFieldTypes|custom-data|customFieldGroups';
   const allowed = [
     /^GET \/api\/v1\/auth\/me$/,
-    new RegExp(`^GET /api/v1/(${readable})(/1|/1/states|/1/fields)?$`),
+    new RegExp(`^GET /api/v1/(${readable})(/1|/1/(states|fields)(/totals)?|/aggregates)?$`),
     new RegExp(`^POST /api/v1/(${readable})/query$`),
     /^GET \/api\/v1\/configs\/summaries$/,
     /^(GET|POST|PATCH|DELETE) \/api\/v1\/views(\/at|\/1)?$/,

@@ -149,7 +149,13 @@ const listResponseShape = z.object({
   nextCursor: z.string().nullable(),
 });
 const errorShape = z.strictObject({
-  error: z.strictObject({ code: z.string(), message: z.string(), fields: z.record(z.string(), z.string()).optional() }),
+  error: z.strictObject({
+    code: z.string(),
+    message: z.string(),
+    fields: z.record(z.string(), z.string()).optional(),
+    // A stable code per refused field, beside its message (http/errors.ts).
+    issues: z.record(z.string(), z.looseObject({ code: z.string() })).optional(),
+  }),
 });
 
 /** A list answer or a 400 refusal, each in its shape; fails with what was asked otherwise. */
