@@ -21,6 +21,7 @@ import { useListData } from './list-data.ts';
 import { ListGrid } from './list-grid.tsx';
 import { knownFieldsView, nextSort } from './list-state.ts';
 import { ListToolbar } from './list-toolbar.tsx';
+import { ListTotals } from './list-totals.tsx';
 import classes from './record-preview.module.css';
 import { editsInModal, recordPath } from './record-routes.ts';
 import { formFields } from './record-values.ts';
@@ -307,6 +308,7 @@ function LoadedListPage({ resource, rootPath, createLabel, toolbar, header, rowA
           </Text>
         ) : null}
       </Group>
+      <ListTotals resource={resource} query={query} columns={columns} />
     </Stack>
   );
 }
