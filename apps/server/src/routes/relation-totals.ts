@@ -6,7 +6,6 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { bothScopes, readableScope } from '../access/reading.ts';
 import { ROOT, relationScope } from '../crud/list-compiler.ts';
-import { getRecord } from '../crud/records.ts';
 import { column } from '../crud/sql-fragments.ts';
 import type { Database } from '../db/client.ts';
 import { columnName, currencyColumnName } from '../db/columns.ts';
@@ -58,12 +57,19 @@ function sumJson(alias: string, name: string, money: boolean, rows: SQL): SQL {
 }
 
 /**
- * One statement: how many related rows the actor may read, and the sums of
+ * One statement: whether the record is there for the actor (`found`), how many related rows the actor may read, and the sums of
  * the relation's total fields over all of them (see relationTotalFields):
  * the link's own fields for a link collection (the commitment each deal of an
  * investor carries), the related rows' for owned rows.
  */
-function totalsSql(description: RelationDescription, id: number, target: EntityDescription, scope: SQL): SQL {
+function totalsSql(
+  owner: EntityDescription,
+  ownerScope: SQL,
+  description: RelationDescription,
+  id: number,
+  target: EntityDescription,
+  scope: SQL,
+): SQL {
   const fields = relationTotalFields(description);
   const related = sql`(select ${column(ROOT, 'id')} from ${sql.identifier(target.table)} ${sql.identifier(ROOT)} where ${scope})`;
   const sums: SQL[] = [];
@@ -77,7 +83,9 @@ function totalsSql(description: RelationDescription, id: number, target: EntityD
     for (const [name, money] of fields) sums.push(sql`${name}::text, ${sumJson('r', name, money, rows)}`);
   }
   const sumsJson = sums.length > 0 ? sql`json_build_object(${sql.join(sums, sql`, `)})` : sql`'{}'::json`;
-  return sql`select (select count(*) from ${related} counted)::int as count, ${sumsJson} as sums`;
+  const found = sql`exists (select 1 from ${sql.identifier(owner.table)} ${sql.identifier(ROOT)}
+    where ${column(ROOT, 'id')} = ${id} and (${ownerScope}))`;
+  return sql`select ${found} as found, (select count(*) from ${related} counted)::int as count, ${sumsJson} as sums`;
 }
 
 function relatedEntity(description: RelationDescription): EntityDescription | undefined {
@@ -117,12 +125,14 @@ export function registerRelationTotalRoutes(app: FastifyInstance, database: Data
           },
           handler: async (request) => {
             const { id } = request.params;
-            await getRecord(database, entity, id, { select: ['id'], join: [] }, readableScope(entity, request.actor));
             const scope = bothScopes(relationScope(entity, relation, id), readableScope(related, request.actor));
             if (!scope) throw notFound(`Relation ${relation}`);
-            const [row] = await database.rows<{ count: number; sums: unknown }>(
-              totalsSql(description, id, related, scope.where),
+            const ownerScope = readableScope(entity, request.actor)?.where ?? sql`true`;
+            // The record (within what the actor reads), its related rows' count and their sums: one statement.
+            const [row] = await database.rows<{ found: boolean; count: number; sums: unknown }>(
+              totalsSql(entity, ownerScope, description, id, related, scope.where),
             );
+            if (!row?.found) throw notFound(`${entity.label} ${id}`);
             const sums = (typeof row?.sums === 'string' ? JSON.parse(row.sums) : (row?.sums ?? {})) as Record<
               string,
               Record<string, number | string> | null
