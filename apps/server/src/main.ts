@@ -35,25 +35,6 @@ if (config.seedDemo) await seedDemoIfEmpty(database, app.log);
 const url = await app.listen({ port: config.port, host: config.host });
 claimDataDir(config.dataDir);
 
-// The last thing a start prints, in a box: the sign-in (with the one-time password of a first start).
-const signIn = firstAdmin
-  ? [
-      `Sign in as ${firstAdmin.email}`,
-      firstAdmin.generatedPassword
-        ? `with the password ${firstAdmin.generatedPassword}`
-        : 'with the password from ADMIN_PASSWORD.',
-      ...(firstAdmin.generatedPassword ? ['(generated now, shown only this once: change it after signing in).'] : []),
-    ]
-  : ['Sign in with your account. Lost password: npm run admin:reset -- --email <you>'];
-process.stdout.write(
-  `\n${boxed([
-    `Data Platform is ready on ${url} (database: ${database.kind}).`,
-    ...signIn,
-    `API reference: ${url}/api/docs`,
-    'Stop: Ctrl+C (finishes the requests in progress first).',
-  ])}\n\n`,
-);
-
 /**
  * A stop signal refuses new connections and lets the requests in progress
  * finish (Fastify's close), then closes the database. A second signal, or
@@ -87,3 +68,24 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       );
   });
 }
+
+// The last thing a start prints, in a box: the sign-in (with the one-time password of a first start).
+// After the stop signals are heard: until then a SIGTERM would end the process at once, so "ready" means a
+// stop finishes the requests in progress.
+const signIn = firstAdmin
+  ? [
+      `Sign in as ${firstAdmin.email}`,
+      firstAdmin.generatedPassword
+        ? `with the password ${firstAdmin.generatedPassword}`
+        : 'with the password from ADMIN_PASSWORD.',
+      ...(firstAdmin.generatedPassword ? ['(generated now, shown only this once: change it after signing in).'] : []),
+    ]
+  : ['Sign in with your account. Lost password: npm run admin:reset -- --email <you>'];
+process.stdout.write(
+  `\n${boxed([
+    `Data Platform is ready on ${url} (database: ${database.kind}).`,
+    ...signIn,
+    `API reference: ${url}/api/docs`,
+    'Stop: Ctrl+C (finishes the requests in progress first).',
+  ])}\n\n`,
+);
