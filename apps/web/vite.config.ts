@@ -136,6 +136,15 @@ const reactRouterProduction = [
   { find: /^react-router\/dom$/, replacement: path.join(reactRouterDist, 'dom-export.mjs') },
 ];
 
+/**
+ * Common chunks under this size (their modules' source, before minifying) are inlined into the chunks that
+ * read them: a screen fetches fewer, better-compressed files (the signed-in list: 121 files and 309.7 KB
+ * gzipped before, 34 and 304.9 KB after), at the cost of the same code in several lazy chunks.
+ */
+const INLINED_COMMON_CHUNK_BYTES = 16 * 1024;
+/** Chunks holding styles stay files (Vite emits a style module's CSS from every chunk that lists it). */
+const STYLE_MODULES = /\.(css|scss|sass|less|styl|stylus|pcss|postcss|sss)(\?|$)/;
+
 export default defineConfig(({ command }) => ({
   plugins: [zodWithoutEval(), react(), bootScriptPlugin(), signInJsBudget()],
   resolve: {
@@ -148,4 +157,15 @@ export default defineConfig(({ command }) => ({
     ],
   },
   server: { proxy: { '/api': 'http://127.0.0.1:3000' } },
+  build: {
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          // Small chunks that several lazy screens share are copied into each of them instead of being files
+          // of their own (one module state kept by rolldown's runtime); docs/decisions/0030.
+          experimentalInlineCommonChunks: { maxSize: INLINED_COMMON_CHUNK_BYTES, exclude: STYLE_MODULES },
+        },
+      },
+    },
+  },
 }));

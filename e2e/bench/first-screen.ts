@@ -10,20 +10,12 @@
  * JavaScript response's body is gzipped here (the server sends it as is).
  * The figures are written to e2e/bench/results/first-screen.json.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { configFromEnv } from '@data-platform/server/config';
-import { openDatabase } from '@data-platform/server/db/client';
-import { bootstrapAccounts } from '@data-platform/server/domain/bootstrap';
-import { buildApp } from '@data-platform/server/http/app';
 import { seedDemoIfEmpty } from '@data-platform/server/seed/demo';
 import { launchChromium } from '../src/browser.ts';
 import { FIRST_SCREEN_BUDGETS, type FirstScreen, measureFirstScreen } from '../src/first-screens.ts';
 import { gzipTotal, type ScriptLoad } from '../src/web.ts';
+import { BENCH_EMAIL, BENCH_PASSWORD, startBenchServer, writeBenchResult } from './bench-server.ts';
 
-const EMAIL = 'admin@bench.example';
-const PASSWORD = 'a long bench passphrase';
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
 function print(screen: FirstScreen, loads: ScriptLoad[]) {
@@ -37,25 +29,12 @@ function print(screen: FirstScreen, loads: ScriptLoad[]) {
 }
 
 async function main() {
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'dp-first-screen-'));
-  const database = await openDatabase({});
-  const config = configFromEnv({
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
-    ADMIN_EMAIL: EMAIL,
-    ADMIN_PASSWORD: PASSWORD,
-    ...(process.env.WEB_DIR ? { WEB_DIR: process.env.WEB_DIR } : {}),
-  });
-  await bootstrapAccounts(database, config);
-  await seedDemoIfEmpty(database, { info: () => {} });
-  const app = await buildApp({ config, database, logger: false });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const started = await startBenchServer('first-screen', (database) => seedDemoIfEmpty(database, { info: () => {} }));
+  const { url } = started;
   const server = {
     url,
-    email: EMAIL,
-    password: PASSWORD,
+    email: BENCH_EMAIL,
+    password: BENCH_PASSWORD,
     fetch: (where: string, init?: RequestInit) => fetch(`${url}${where}`, init),
   };
   const browser = await launchChromium();
@@ -67,15 +46,10 @@ async function main() {
       signIn: print('signIn', await measureFirstScreen('signIn', browser, server)),
       companies: print('companies', await measureFirstScreen('companies', browser, server)),
     };
-    const file = path.join(import.meta.dirname, 'results', 'first-screen.json');
-    await mkdir(path.dirname(file), { recursive: true });
-    await writeFile(file, `${JSON.stringify(result, null, 2)}\n`);
-    console.log(`\nWrote ${path.relative(process.cwd(), file)}`);
+    await writeBenchResult('first-screen.json', result);
   } finally {
     await browser.close();
-    await app.close();
-    await database.close();
-    await rm(dataDir, { recursive: true, force: true });
+    await started.close();
   }
 }
 

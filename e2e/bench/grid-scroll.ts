@@ -4,6 +4,7 @@
  *   npm run bench:grid                              # builds the web app, then 100,000 rows at 400 px a frame
  *   npm run bench:grid -- --rows 5000 --px 200
  *   npm run bench:grid -- --rows 5000 --profile     # and the script's functions taking most time while scrolling
+ *   npm run bench:grid -- --frames 1500             # 100,000 rows loaded, the first 1,500 frames of the scroll only
  *
  * The real server serves the built app (apps/web/dist, or WEB_DIR) and signs
  * in; the company list's answers are made here (page.route), 1,000 rows each,
@@ -13,30 +14,28 @@
  * animation frame, and every frame's duration is recorded. The figures are
  * written to e2e/bench/results/grid-scroll-<rows>.json.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { configFromEnv } from '@data-platform/server/config';
-import { openDatabase } from '@data-platform/server/db/client';
-import { bootstrapAccounts } from '@data-platform/server/domain/bootstrap';
-import { buildApp } from '@data-platform/server/http/app';
 import { launchChromium } from '../src/browser.ts';
 import { newPage, openSignedIn } from '../src/web.ts';
+import { BENCH_EMAIL, BENCH_PASSWORD, startBenchServer, writeBenchResult } from './bench-server.ts';
 
 const { values } = parseArgs({
   options: {
     rows: { type: 'string', default: '100000' },
     px: { type: 'string', default: '400' },
     profile: { type: 'boolean', default: false },
+    // Frames measured, from the top; by default every frame down to the last row. Shorter runs for A/B comparisons.
+    frames: { type: 'string', default: '0' },
   },
 });
 const ROWS = Number(values.rows);
 const PX_PER_FRAME = Number(values.px);
+const MAX_FRAMES = Number(values.frames) || Number.POSITIVE_INFINITY;
 const PER_ANSWER = 1000;
 const VIEWPORT = { width: 1440, height: 900 };
-const EMAIL = 'admin@bench.example';
-const PASSWORD = 'a long bench passphrase';
+const EMAIL = BENCH_EMAIL;
+const PASSWORD = BENCH_PASSWORD;
 const stages = ['Seed', 'Series A', 'Series B', 'Growth'];
 const cities = ['Paris', 'Lyon', 'Berlin', 'London', 'New York'];
 
@@ -127,8 +126,8 @@ const loadAll = `new Promise((resolve, reject) => {
   step();
 })`;
 
-/** Scrolls the grid from top to bottom, a fixed distance per frame; answers each frame's duration. */
-const scrollAll = (px: number) => `new Promise((resolve) => {
+/** Scrolls the grid from top to bottom (or for `frames` frames), a fixed distance per frame; answers each frame's duration. */
+const scrollAll = (px: number, frames: number) => `new Promise((resolve) => {
   const grid = document.querySelector('[data-testid="list-grid"]');
   const times = [];
   let last = performance.now();
@@ -136,7 +135,7 @@ const scrollAll = (px: number) => `new Promise((resolve) => {
   const tick = (now) => {
     times.push(now - last);
     last = now;
-    if (grid.scrollTop + grid.clientHeight >= grid.scrollHeight - 1) return resolve(times.slice(1));
+    if (times.length > ${frames} || grid.scrollTop + grid.clientHeight >= grid.scrollHeight - 1) return resolve(times.slice(1));
     grid.scrollTop += ${px};
     requestAnimationFrame(tick);
   };
@@ -145,20 +144,8 @@ const scrollAll = (px: number) => `new Promise((resolve) => {
 
 async function main() {
   const loadBefore = os.loadavg()[0] ?? 0;
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'dp-grid-bench-'));
-  const database = await openDatabase({});
-  const config = configFromEnv({
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
-    ADMIN_EMAIL: EMAIL,
-    ADMIN_PASSWORD: PASSWORD,
-    ...(process.env.WEB_DIR ? { WEB_DIR: process.env.WEB_DIR } : {}),
-  });
-  await bootstrapAccounts(database, config);
-  const app = await buildApp({ config, database, logger: false });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const server = await startBenchServer('grid-bench');
+  const { url } = server;
   const browser = await launchChromium();
   try {
     const page = await newPage(browser, { viewport: VIEWPORT });
@@ -185,7 +172,7 @@ async function main() {
       await cdp.send('Profiler.enable');
       await cdp.send('Profiler.start');
     }
-    const frames = (await page.evaluate(scrollAll(PX_PER_FRAME))) as number[];
+    const frames = (await page.evaluate(scrollAll(PX_PER_FRAME, MAX_FRAMES))) as number[];
     const after = await metrics();
     if (values.profile) {
       const { profile } = await cdp.send('Profiler.stop');
@@ -234,15 +221,13 @@ async function main() {
       },
     };
     console.log(JSON.stringify(result, null, 2));
-    const file = path.join(import.meta.dirname, 'results', `grid-scroll-${ROWS}.json`);
-    await mkdir(path.dirname(file), { recursive: true });
-    await writeFile(file, `${JSON.stringify(result, null, 2)}\n`);
-    console.log(`Wrote ${path.relative(process.cwd(), file)}`);
+    await writeBenchResult(
+      `grid-scroll-${ROWS}${Number.isFinite(MAX_FRAMES) ? `-${MAX_FRAMES}-frames` : ''}.json`,
+      result,
+    );
   } finally {
     await browser.close();
-    await app.close();
-    await database.close();
-    await rm(dataDir, { recursive: true, force: true });
+    await server.close();
   }
 }
 

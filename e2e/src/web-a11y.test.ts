@@ -103,15 +103,15 @@ describe('accessibility of the record screens (axe: no serious violations), ligh
 
   for (const scheme of schemes) {
     describe(scheme, () => {
-      it('lists companies, deals and contacts with the filter form, columns, save view, bulk edit and delete open', async () => {
-        const page = await signedIn(scheme, '/companies');
-        // Each list filtered and sorted by its address (both of its rows still shown), so chips and sort marks show.
-        for (const [resource, title, view] of [
-          ['companies', 'Companies', 'filter[stage][in]=Seed,Series A&sort=-name'],
-          ['deals', 'Deals', 'filter[stage][in]=Sourced,Due diligence&sort=-name'],
-          ['contacts', 'Contacts', 'filter[lastName][contains]=e&sort=-fullName'],
-        ] as const) {
-          await open(page, `${server.url}/${resource}`);
+      // Each list filtered and sorted by its address (both of its rows still shown), so chips and sort marks show.
+      // One test per list: each opens eight states of its screen, each checked by axe.
+      for (const [resource, title, view] of [
+        ['companies', 'Companies', 'filter[stage][in]=Seed,Series A&sort=-name'],
+        ['deals', 'Deals', 'filter[stage][in]=Sourced,Due diligence&sort=-name'],
+        ['contacts', 'Contacts', 'filter[lastName][contains]=e&sort=-fullName'],
+      ] as const) {
+        it(`lists ${resource} with the filter form, columns, save view, bulk edit and delete open`, async () => {
+          const page = await signedIn(scheme, `/${resource}`);
           await page.getByRole('heading', { name: title, exact: true }).waitFor();
           await page.locator('tbody tr').nth(1).waitFor();
           await expectAccessible(page, `${resource} list`);
@@ -160,9 +160,9 @@ describe('accessibility of the record screens (axe: no serious violations), ligh
           await expectAccessible(page, `${resource} list, delete confirmation`);
           await confirm.getByRole('button', { name: 'Cancel' }).click();
           await confirm.waitFor({ state: 'detached' });
-        }
-        await page.context().close();
-      });
+          await page.context().close();
+        });
+      }
 
       it('shows a company with its relations, notes and files, the delete, add-link and note editing', async () => {
         const page = await signedIn(scheme, `/companies/${company.id}/show`);

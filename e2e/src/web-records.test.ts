@@ -78,8 +78,10 @@ describe('record pages: show, edit, create modal, links, notes, files', () => {
     await noSeriousViolations(page);
     await page.getByRole('button', { name: 'Save' }).click();
     await page.waitForURL(`**/companies/${id}/show`);
-    await page.getByText('Acme Robotics SAS').waitFor();
-    await page.getByText('€2,500,000').waitFor();
+    // In the record's details (the Activity card names the change too).
+    const details = page.getByRole('region', { name: 'Details' });
+    await details.getByText('Acme Robotics SAS').waitFor();
+    await details.getByText('€2,500,000').waitFor();
     const stored = (await (await server.fetch(`/api/v1/companies/${id}`)).json()) as Record<string, unknown>;
     expect(stored).toMatchObject({ legalName: 'Acme Robotics SAS', revenue: { amount: 2500000, currency: 'EUR' } });
 

@@ -244,7 +244,8 @@ describe('the web application shell', () => {
       const page = await newPage(browser, { viewport: { width: 375, height: 740 }, storage: { token: server.token } });
       await open(page, server.url);
       await page.getByTestId('dashboard-counts').waitFor();
-      const deals = page.locator('nav a[href="/deals"]');
+      // The sidebar's link (the deals list has a List/Board navigation of its own).
+      const deals = page.locator('nav[aria-label="Main navigation"] a[href="/deals"]');
       // Closed: off screen, and neither focusable nor read out.
       const hidden = () =>
         deals.evaluate((link) => link.getBoundingClientRect().right <= 0 && link.closest('[inert]') !== null);

@@ -63,6 +63,9 @@ const { values } = parseArgs({
     q: { type: 'string', default: 'nova' },
     'api-only': { type: 'boolean', default: false },
     'count-requests': { type: 'string', default: '100' },
+    only: { type: 'string' },
+    'server-root': { type: 'string' },
+    out: { type: 'string' },
   },
 });
 const scale = Number(values.scale);
@@ -71,6 +74,12 @@ const duration = Number(values.duration);
 const warmup = Number(values.warmup);
 const countRequests = Number(values['count-requests']);
 const withFloor = !values['api-only'];
+/** Each `--q` term (comma-separated) is a search scenario of its own. */
+const searchTerms = values.q.split(',').filter((term) => term !== '');
+/** `--only list,search`: the scenarios whose name contains one of these (all without it). */
+const onlyNames = values.only?.split(',').filter((name) => name !== '');
+/** `--server-root`: the server of another checkout (a git worktree at an earlier commit), to compare in one sitting. */
+const serverRoot = values['server-root'] ? path.resolve(values['server-root']) : undefined;
 if (
   !Number.isInteger(scale) ||
   scale < 1000 ||
@@ -81,7 +90,7 @@ if (
   countRequests < 1
 ) {
   console.error(
-    'Usage: npm run bench -- --scale N [--connections 10,50] [--duration 10] [--warmup 2] [--q text] [--api-only] [--count-requests 100]',
+    'Usage: npm run bench -- --scale N [--connections 10,50] [--duration 10] [--warmup 2] [--q text,text] [--api-only] [--count-requests 100] [--only name,name] [--server-root dir] [--out file.json]',
   );
   console.error('N is the number of companies, at least 1000.');
   process.exit(2);
@@ -183,11 +192,11 @@ try {
   const byCountry = `filter[hqCountryId][eq]=${usId}&sort=name`;
   const totalParameter = (await accepted(base, auth, `${byCountry}&${TOTAL_PARAMETER}`)) ? TOTAL_PARAMETER : null;
   const createBody = { name: `Bench Company ${created}`, industry: 'Software', hqCountryId: usId };
-  const scenarios: Scenario[] = [
+  const allScenarios: Scenario[] = [
     listScenario('list sorted by name', 'sort=name', { p50Target: 10, pglite5ms: true }),
     listScenario('list by country, by name', byCountry, { p50Target: 10 }),
     listScenario('list by country + total', totalParameter ? `${byCountry}&${totalParameter}` : byCountry),
-    listScenario(`search q=${values.q}`, `q=${encodeURIComponent(values.q)}`, { p50Target: 50 }),
+    ...searchTerms.map((term) => listScenario(`search q=${term}`, `q=${encodeURIComponent(term)}`, { p50Target: 50 })),
     listScenario('list by a custom picklist, by name', `filter[${customKey}][eq]=${CUSTOM_VALUES[0]}&sort=name`),
     listScenario('list sorted by a custom picklist', `sort=${customKey}`),
     {
@@ -251,6 +260,9 @@ try {
         ),
     },
   ];
+  const scenarios = allScenarios.filter(
+    (scenario) => !onlyNames || onlyNames.some((name) => scenario.name.includes(name)),
+  );
 
   // PostgreSQL: the floor runs beside each API run; PGlite: after the server has let go of the database.
   const floors = new Map<string, FloorStatement>();
@@ -352,7 +364,9 @@ try {
       `\nThe server refused \`${TOTAL_PARAMETER}\`: "list by country + total" ran without it (lists count on every request).`,
     );
   }
-  const file = path.join(serverDir, 'bench', 'results', `${target.label}-${scale}.json`);
+  const file = values.out
+    ? path.resolve(values.out)
+    : path.join(serverDir, 'bench', 'results', `${target.label}-${scale}.json`);
   await mkdir(path.dirname(file), { recursive: true });
   await writeFile(
     file,
@@ -622,7 +636,11 @@ function startServer(port: number, databaseUrl: string | undefined): ChildProces
   };
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
   else delete env.DATABASE_URL;
-  return spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: serverDir, env, stdio: 'inherit' });
+  return spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: serverRoot ?? serverDir,
+    env,
+    stdio: 'inherit',
+  });
 }
 
 async function waitUntilReady(url: string, child: ChildProcess): Promise<void> {

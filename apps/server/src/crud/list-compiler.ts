@@ -11,15 +11,16 @@ import {
   pgArrayLiteral,
   rowJson,
   SEARCH_SEPARATOR,
-  searchDocument,
   searchFields,
+  searchMatches,
   sqlArrayType,
   valueExpr,
 } from './sql-fragments.ts';
 
 export const ROOT = 't';
 
-function escapeLike(text: string): string {
+/** `text` matched literally by LIKE: its wildcards and the escape character escaped. */
+export function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
@@ -78,9 +79,10 @@ function nodeSql(entity: EntityDescription, node: FilterNode): SQL {
 }
 
 /**
- * `q` as one match against the searched text of every row (searchDocument),
- * which one trigram index answers. A `q` holding the separator is matched
- * field by field, so that it never matches across two fields.
+ * `q` as a match against the searched text of every row, one test per group
+ * of fields (searchMatches), each answered by its trigram index. A `q`
+ * holding the separator is matched field by field, so that it never matches
+ * across two fields.
  */
 function searchSql(entity: EntityDescription, q: string): SQL {
   const pattern = `%${escapeLike(q)}%`;
@@ -92,14 +94,29 @@ function searchSql(entity: EntityDescription, q: string): SQL {
       sql` or `,
     );
   }
-  return sql`(${searchDocument(entity, (f) => valueExpr(ROOT, f))}) ilike ${pattern}`;
+  return searchMatches(entity, (f) => valueExpr(ROOT, f), sql`${pattern}`);
+}
+
+/**
+ * The display field starts with `q`, whatever the case: `lower(display) like
+ * lower(pattern)`, which is what `ilike` does on a UTF-8 database, written so
+ * that a btree over `lower(display)` (text_pattern_ops) finds the rows by a
+ * range instead of a scan of every match.
+ */
+function prefixSql(entity: EntityDescription, q: string): SQL {
+  return sql`lower(${valueExpr(ROOT, entity.display)}) like lower(${`${escapeLike(q)}%`})`;
 }
 
 /** 0 for an exact match of the display field, 1 for a prefix match, 2 for any other match. */
 function rankExpr(entity: EntityDescription, q: string): SQL {
   const display = valueExpr(ROOT, entity.display);
-  return sql`(case when lower(${display}) = lower(${q}) then 0 when ${display} ilike ${`${escapeLike(q)}%`} then 1 else 2 end)`;
+  return sql`(case when lower(${display}) = lower(${q}) then 0 when ${prefixSql(entity, q)} then 1 else 2 end)`;
 }
+
+/** The rank of every row that is no prefix match of the display field. */
+const LAST_RANK = 2;
+/** Rows of the list's order a ranked search walks for its rank-2 matches before it reads them all. */
+const WALKED_ROWS = 500;
 
 /** Narrows a list to the rows related to one record, adding the link each came through. */
 export interface ListScope {
@@ -115,11 +132,18 @@ export function whereSql(entity: EntityDescription, query: Pick<ListQuery, 'wher
   return parts.length > 0 ? sql.join(parts, sql` and `) : sql`true`;
 }
 
-function orderKeys(entity: EntityDescription, query: ListQuery): OrderKey[] {
+/** True when a list is ordered by the search rank first (a search in no order the caller gave). */
+function ranked(
+  entity: EntityDescription,
+  query: Pick<ListQuery, 'q' | 'sortGiven'>,
+): query is { q: string } & ListQuery {
+  return !!query.q && !query.sortGiven && searchFields(entity).includes(entity.display);
+}
+
+/** The keys of a list's order: the search rank first when the search is ranked, then the sort (id last). */
+export function orderKeys(entity: EntityDescription, query: ListQuery): OrderKey[] {
   const keys: OrderKey[] = [];
-  if (query.q && !query.sortGiven && searchFields(entity).includes(entity.display)) {
-    keys.push(plainOrderKey(rankExpr(entity, query.q), 'asc', false));
-  }
+  if (ranked(entity, query)) keys.push(plainOrderKey(rankExpr(entity, query.q), 'asc', false));
   query.sort.forEach((key, i) => {
     keys.push(fieldOrderKey(entity, ROOT, key.field, key.dir, i));
   });
@@ -221,7 +245,7 @@ export function selectionSql(
   query: Pick<ListQuery, 'select' | 'join'>,
   extra: [string, SQL][] = [],
 ): SQL {
-  const names = query.select ? ['id', ...query.select.filter((f) => f !== 'id')] : Object.keys(allFields(entity));
+  const names = selectedNames(entity, query);
   const joins = query.join.map((j, i): [string, SQL] => [j.relation, joinSql(entity, j, i)]);
   return rowJson(entity, ROOT, names, [...joins, ...extra]);
 }
@@ -276,7 +300,10 @@ export function listSql(entity: EntityDescription, query: ListQuery, cursorValue
   // The page is chosen among bare rows first; the JSON is then built for its rows only. Built in the
   // same SELECT, it would be computed for every match that a sort (q ranking, an order no index
   // gives) has to see: 350 ms instead of 20 ms for a search matching 7,000 of 1,000,000 companies.
-  const page = (columns: SQL) => sql`select ${columns} from ${table}
+  const page = (columns: SQL) =>
+    ranked(entity, query)
+      ? rankedPage(entity, query, keys, cursorValues, scope, columns, offset)
+      : sql`select ${columns} from ${table}
       where ${sql.join(conditions, sql` and `)}
       order by ${order}
       limit ${query.pageSize + 1} offset ${offset}`;
@@ -297,19 +324,100 @@ export function listSql(entity: EntityDescription, query: ListQuery, cursorValue
     order by ${order}`;
 }
 
+/**
+ * A page of a ranked search without reading every match (decision 0025).
+ * Ordering all matches by `rank, sort, id` is a top-N over every match: a
+ * term in a fifth of the rows (`ltd`) read and sorted all of them. The ranks
+ * split the matches in two sets, each read only as far as the page needs:
+ *
+ * - ranks 0 and 1, the display field starting with `q`: found through the
+ *   prefix index over `lower(display)` (a range), few rows, sorted;
+ * - rank 2, every other match, in the list's own order: the planner walks the
+ *   order's index and keeps the matches until the page is full when `q` is
+ *   frequent, or reads the trigram index's few matches and sorts them when it
+ *   is rare.
+ *
+ * Each set gives at most the page (plus the rows skipped by an offset), and
+ * the two are merged in the full order, so the page is the one the single
+ * top-N gave. After a cursor, the rank-2 set is bounded by the cursor's sort
+ * values alone when the cursor is in it, and not at all when it is before it.
+ */
+function rankedPage(
+  entity: EntityDescription,
+  query: ListQuery,
+  keys: OrderKey[],
+  cursorValues: unknown[] | undefined,
+  scope: ListScope | undefined,
+  columns: SQL,
+  offset: number,
+): SQL {
+  const where = whereSql(entity, query, scope);
+  const q = query.q as string;
+  const table = sql`${sql.identifier(entity.table)} ${sql.identifier(ROOT)}`;
+  const orderOf = (of: OrderKey[]) =>
+    sql.join(
+      of.map((k) => sql`${k.expr} ${k.dir === 'desc' ? sql`desc` : sql`asc`}`),
+      sql`, `,
+    );
+  const sortKeys = keys.slice(1);
+  const reach = offset + query.pageSize + 1;
+  const prefix = [where, prefixSql(entity, q)];
+  const others = [where, sql`(${prefixSql(entity, q)}) is not true`];
+  if (cursorValues) {
+    const rank = cursorValues[0];
+    prefix.push(keysetSql(keys, cursorValues));
+    if (rank === LAST_RANK) others.push(keysetSql(sortKeys, cursorValues.slice(1)));
+    // A cursor of another shape than the ranks give: the whole order still decides.
+    else if (typeof rank !== 'number' || rank > LAST_RANK) others.push(keysetSql(keys, cursorValues));
+  }
+  const branch = (conditions: SQL[], of: OrderKey[]) =>
+    sql`(select ${sql.identifier(ROOT)}.* from ${table} where ${sql.join(conditions, sql` and `)}
+      order by ${orderOf(of)} limit ${reach})`;
+  // Rank 2 in two steps, so that a wrong guess of the planner costs a bounded walk: the first
+  // WALKED_ROWS rows in the list's order (without the search), kept when they match; when they hold
+  // the page, they are the page's first matches in that order. Otherwise every match is read
+  // (the trigram index) and sorted, as the fence (offset 0) leaves no index walk to choose.
+  const [, ...withoutSearch] = others;
+  const walkConditions = [whereSql(entity, { where: query.where }, scope), ...withoutSearch];
+  const walked = sql`select ${sql.identifier(ROOT)}.* from (select ${sql.identifier(ROOT)}.* from ${table}
+      where ${sql.join(walkConditions, sql` and `)} order by ${orderOf(sortKeys)} limit ${WALKED_ROWS}) ${sql.identifier(ROOT)}
+      where ${searchSql(entity, q)} order by ${orderOf(sortKeys)} limit ${reach}`;
+  const all = sql`(select ${sql.identifier(ROOT)}.* from (select ${sql.identifier(ROOT)}.* from ${table}
+      where ${sql.join(others, sql` and `)} offset 0) ${sql.identifier(ROOT)}
+      where (select count(*) from w) < ${reach} order by ${orderOf(sortKeys)} limit ${reach})`;
+  return sql`with w as (${walked})
+    select ${columns} from (${branch(prefix, keys)}
+      union all (select * from w where (select count(*) from w) >= ${reach})
+      union all ${all}) ${sql.identifier(ROOT)}
+      order by ${orderOf(keys)}
+      limit ${query.pageSize + 1} offset ${offset}`;
+}
+
 /** The number of keys a cursor of this list carries. */
 export function orderKeyCount(entity: EntityDescription, query: ListQuery): number {
   return orderKeys(entity, query).length;
 }
 
-/** One row by id, with selection and joins, if it is within the scope. */
+/** The fields a row's JSON holds: the selection and id, or every field. */
+function selectedNames(entity: EntityDescription, query: Pick<ListQuery, 'select'>): string[] {
+  return query.select ? ['id', ...query.select.filter((f) => f !== 'id')] : Object.keys(allFields(entity));
+}
+
+/**
+ * One row by id, with selection and joins, if it is within the scope. When
+ * the row's JSON holds the version, it also comes as a column of its own
+ * (the reply's ETag), so that the JSON is sent as it is, never parsed.
+ */
 export function getSql(
   entity: EntityDescription,
   id: number,
   query: Pick<ListQuery, 'select' | 'join'>,
   scope?: ListScope,
 ): SQL {
-  return sql`select ${selectionSql(entity, query)}::text as row from ${sql.identifier(entity.table)} ${sql.identifier(ROOT)}
+  const version = selectedNames(entity, query).includes('version')
+    ? sql`, ${column(ROOT, columnName('version'))} as version`
+    : sql``;
+  return sql`select ${selectionSql(entity, query)}::text as row${version} from ${sql.identifier(entity.table)} ${sql.identifier(ROOT)}
     where ${column(ROOT, 'id')} = ${id} and (${scope ? scope.where : sql`true`})`;
 }
 

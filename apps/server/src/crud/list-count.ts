@@ -1,7 +1,7 @@
 import type { EntityDescription } from '@data-platform/shared/entities/entity';
 import { type CountMode, ESTIMATED_COUNT_THRESHOLD, type ListQuery } from '@data-platform/shared/query/list-query';
 import { type SQL, sql } from 'drizzle-orm';
-import type { Database, RowsOptions } from '../db/client.ts';
+import { type Database, jsonValue, type RowsOptions } from '../db/client.ts';
 import { type ListScope, ROOT, whereSql } from './list-compiler.ts';
 
 /**
@@ -60,7 +60,7 @@ export async function plannedRows(
       where ${whereSql(entity, query, scope)}`,
   );
   const raw = plan?.['QUERY PLAN'];
-  const json = (typeof raw === 'string' ? JSON.parse(raw) : raw) as [{ Plan: { 'Plan Rows': number } }];
+  const json = jsonValue(raw) as [{ Plan: { 'Plan Rows': number } }];
   return Math.round(json[0].Plan['Plan Rows']);
 }
 

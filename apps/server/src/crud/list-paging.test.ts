@@ -349,5 +349,9 @@ describe('select', () => {
     expect(full.headers.get('etag')).toBe(`"${full.body.version}"`);
     const one = await api.get(`/api/v1/companies/${rows[0]?.id}`, { select: 'name,city' });
     expect(Object.keys(one.body).sort()).toEqual(['city', 'id', 'name']);
+    // The ETag is the version the answer holds: none when the selection leaves it out.
+    expect(one.headers.get('etag')).toBeNull();
+    const versioned = await api.get(`/api/v1/companies/${rows[0]?.id}`, { select: 'name,version' });
+    expect(versioned.headers.get('etag')).toBe(`"${full.body.version}"`);
   });
 });

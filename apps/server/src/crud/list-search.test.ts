@@ -1,4 +1,5 @@
 import { companies } from '@data-platform/shared/entities/companies';
+import { notes } from '@data-platform/shared/entities/notes';
 import { parseListQueryString } from '@data-platform/shared/query/list-query';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -160,14 +161,40 @@ describe('search', () => {
 });
 
 describe('the search index', () => {
-  it('is one trigram index over all searchable fields of the entity', () => {
+  it('is a trigram index over the name, and one over the other searchable fields together', () => {
     const search = indexPlan(companies).filter((index) => index.kind === 'search');
     expect(search).toEqual([
-      { kind: 'search', name: 'companies_name_legal_name_domain_trgm_idx', fields: ['name', 'legalName', 'domain'] },
+      { kind: 'search', name: 'companies_name_trgm_idx', fields: ['name'] },
+      {
+        kind: 'search',
+        name: 'companies_legal_name_domain_city_trgm_idx',
+        fields: ['legalName', 'domain', 'city'],
+      },
     ]);
   });
 
-  it('is the one the search of a list reads', async () => {
+  it('has a prefix index over the lowercase display name where the display is searched short text', () => {
+    expect(indexPlan(companies).filter((index) => index.kind === 'prefix')).toEqual([
+      { kind: 'prefix', name: 'companies_name_prefix_idx', fields: ['name'] },
+    ]);
+    // A note's body is long text: a btree entry could not hold it.
+    expect(indexPlan(notes).some((index) => index.kind === 'prefix')).toBe(false);
+  });
+
+  it('a ranked search finds the names starting with q through the prefix index, not through every match', async () => {
+    const query = parseListQueryString(companies, { q: 'wombat' });
+    const { database } = server;
+    const plan = await database.db.transaction(async (tx) => {
+      // On a table this small scans are cheaper; turned off, the prefix set must still be a range of the index.
+      await database.rows(sql`set local enable_seqscan = off`, tx);
+      await database.rows(sql`set local enable_bitmapscan = off`, tx);
+      return database.rows<{ 'QUERY PLAN': string }>(sql`explain ${listSql(companies, query)}`, tx);
+    });
+    const text = plan.map((row) => row['QUERY PLAN']).join('\n');
+    expect(text).toContain('companies_name_prefix_idx');
+  });
+
+  it('are the ones the search of a list reads', async () => {
     const query = parseListQueryString(companies, { q: 'wombat' });
     const { database } = server;
     const plan = await database.db.transaction(async (tx) => {
@@ -176,6 +203,7 @@ describe('the search index', () => {
       return database.rows<{ 'QUERY PLAN': string }>(sql`explain ${listSql(companies, query)}`, tx);
     });
     const text = plan.map((row) => row['QUERY PLAN']).join('\n');
-    expect(text).toContain('companies_name_legal_name_domain_trgm_idx');
+    expect(text).toContain('companies_name_trgm_idx');
+    expect(text).toContain('companies_legal_name_domain_city_trgm_idx');
   });
 });

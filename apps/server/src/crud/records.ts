@@ -3,18 +3,30 @@ import path from 'node:path';
 import { allFields, type EntityDescription, isWritable } from '@data-platform/shared/entities/entity';
 import { entityList, findEntity } from '@data-platform/shared/entities/registry';
 import { type FieldDescription, sortKeyJson } from '@data-platform/shared/fields/field-types';
+import type { HistoryAction } from '@data-platform/shared/history';
 import type { ListQuery } from '@data-platform/shared/query/list-query';
 import { type SQL, sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { assertMayAttachTo, assertReferencesReadable } from '../access/references.ts';
 import type { Actor } from '../auth/actor.ts';
 import { recordChangeInsertSql } from '../auth/audit.ts';
-import type { Database, Executor } from '../db/client.ts';
+import { type Database, type Executor, jsonValue } from '../db/client.ts';
 import { columnName } from '../db/columns.ts';
 import { invalid, notFound, staleVersion } from '../domain/errors.ts';
+import { currentDescription } from './custom-fields.ts';
+import { historyInsertSql } from './history-writes.ts';
 import { getSql, type ListScope, listSql, orderKeyCount, orderSignature, selectionSql } from './list-compiler.ts';
 import { type ListTotal, pageWithTotal } from './list-count.ts';
-import { column, customColumnWrite, fieldOf, pgArrayLiteral, writeColumns } from './sql-fragments.ts';
+import {
+  column,
+  customColumnWrite,
+  fieldOf,
+  nameLiteral,
+  pgArrayLiteral,
+  rowJson,
+  writeColumns,
+} from './sql-fragments.ts';
 
 const cursorSchema = z.object({ o: z.string(), v: z.array(z.union([z.string(), z.number(), z.boolean(), z.null()])) });
 
@@ -81,11 +93,76 @@ export async function listRecords(
   const hasMore = rows.length > query.pageSize;
   const page = hasMore ? rows.slice(0, query.pageSize) : rows;
   const last = page.at(-1);
-  const lastValues = last && (typeof last.cursor === 'string' ? JSON.parse(last.cursor) : last.cursor);
+  const lastValues = last && jsonValue(last.cursor);
   return {
     rows: page.map((r) => r.row),
     ...total,
     nextCursor: hasMore && lastValues ? encodeCursor(orderSignature(query), lastValues) : null,
+  };
+}
+
+/** The text of a get without scope or joins, around its one parameter (the id), per description and selection. */
+const getTexts = new WeakMap<EntityDescription, Map<string, [string, string] | null>>();
+/** Selections kept per description at most (`select=` can name any subset of fields). */
+const MAX_GET_TEXTS = 256;
+/** An id no row has, to find where the compiled statement binds the id. */
+const PLACEHOLDER_ID = -7_340_213;
+const dialect = new PgDialect();
+
+/**
+ * getSql, compiled once per description and selection when it binds nothing
+ * but the id (no scope, no joins): building the SQL of a row's every field
+ * anew was most of a get's time in Node. The text is getSql's own.
+ */
+function getStatement(
+  entity: EntityDescription,
+  id: number,
+  query: Pick<ListQuery, 'select' | 'join'>,
+  scope?: ListScope,
+): SQL {
+  if (scope || query.join.length > 0) return getSql(entity, id, query, scope);
+  let texts = getTexts.get(entity);
+  if (!texts) {
+    texts = new Map();
+    getTexts.set(entity, texts);
+  }
+  const key = query.select?.join(',') ?? '';
+  let parts = texts.get(key);
+  if (parts === undefined) {
+    const { sql: text, params } = dialect.sqlToQuery(getSql(entity, PLACEHOLDER_ID, query));
+    const at = text.indexOf('$1');
+    const once = params.length === 1 && params[0] === PLACEHOLDER_ID && at >= 0 && text.indexOf('$1', at + 2) < 0;
+    parts = once ? [text.slice(0, at), text.slice(at + 2)] : null;
+    if (texts.size < MAX_GET_TEXTS) texts.set(key, parts);
+  }
+  return parts ? sql`${sql.raw(parts[0])}${id}${sql.raw(parts[1])}` : getSql(entity, id, query);
+}
+
+/** A record's JSON, and its version when the JSON holds one (for the ETag). */
+export interface ReadRecord {
+  row: string;
+  version: number | null;
+}
+
+/** One record as its JSON text and version; 404 when there is none within the scope. */
+export async function readRecord(
+  database: Database,
+  entity: EntityDescription,
+  id: number,
+  query: Pick<ListQuery, 'select' | 'join'>,
+  scope?: ListScope,
+  executor?: Executor,
+): Promise<ReadRecord> {
+  // A get has few shapes per resource (its selection and scope), run on most screens: planned once per connection.
+  const [found] = await database.rows<{ row: string; version?: number | string | null }>(
+    getStatement(entity, id, query, scope),
+    executor,
+    { prepare: executor === undefined },
+  );
+  if (!found) throw notFound(`${entity.label} ${id}`);
+  return {
+    row: found.row,
+    version: found.version === undefined || found.version === null ? null : Number(found.version),
   };
 }
 
@@ -97,12 +174,7 @@ export async function getRecord(
   scope?: ListScope,
   executor?: Executor,
 ): Promise<string> {
-  // A get has few shapes per resource (its selection and scope), run on most screens: planned once per connection.
-  const [found] = await database.rows<{ row: string }>(getSql(entity, id, query, scope), executor, {
-    prepare: executor === undefined,
-  });
-  if (!found) throw notFound(`${entity.label} ${id}`);
-  return found.row;
+  return (await readRecord(database, entity, id, query, scope, executor)).row;
 }
 
 const allSelection = { join: [] };
@@ -121,24 +193,36 @@ export interface ChangeOrigin {
  */
 const notOneObject = sql`current_setting('A written row did not read back as one JSON object')::jsonb`;
 
+/** What a write's statement does beside the write, each from the checked rows (see auditedWriteSql). */
+export interface WriteEffects {
+  /** The audit event of each written row. */
+  audit?: (source: SQL) => SQL;
+  /** The record history entries of the written rows (crud/history-writes.ts); undefined when none are kept. */
+  history?: (source: SQL) => SQL | undefined;
+  /** The rows as they were before an update, `(id, j)`, read in the same snapshot: history's old values. */
+  prior?: SQL;
+}
+
 /**
  * One statement for a write and what goes with it, as data-modifying CTEs that
  * share one snapshot and one commit (atomic without BEGIN and COMMIT):
  * - `written`: the INSERT or UPDATE, `returning t.id, <row JSON> as j`;
  * - `checked`: those rows, the statement failing unless `j` is one JSON object;
- * - `audit`: the event of each checked row (none when nothing was written).
+ * - `prior`: on update, the fields it sets as they were (the statement's snapshot is from before the write);
+ * - `audit`: the event of each checked row (none when nothing was written);
+ * - `history`: the record history entries of each checked row.
  * Answers `row` (JSON text) for each written row, then the rows of `miss`,
  * which say why nothing was written (`version`, `readable`).
  */
-export function auditedWriteSql(write: SQL, audit?: (source: SQL) => SQL, miss?: SQL): SQL {
+export function auditedWriteSql(write: SQL, effects: WriteEffects = {}, miss?: SQL): SQL {
+  const history = effects.history?.(sql`checked`);
+  const ctes: SQL[] = [];
+  if (effects.prior) ctes.push(sql`prior as (${effects.prior})`);
+  if (effects.audit) ctes.push(sql`audit as (${effects.audit(sql`checked`)})`);
+  if (history) ctes.push(sql`history as (${history})`);
   return sql`with written as (${write}),
     checked as (select w.id, case when jsonb_typeof(w.j) = 'object' then w.j else ${notOneObject} end as j
-      from written w)${
-        audit
-          ? sql`,
-    audit as (${audit(sql`checked`)})`
-          : sql``
-      }
+      from written w)${ctes.length > 0 ? sql`, ${sql.join(ctes, sql`, `)}` : sql``}
     select c.j::text as row, null::int as version, null::boolean as readable from checked c${
       miss
         ? sql`
@@ -243,8 +327,9 @@ function insertSql(entity: EntityDescription, rows: [string, SQL][][]): SQL {
 }
 
 /**
- * The statement of `createRecord`: the insert returning the row as JSON, and
- * with `origin` its audit event, in one statement (the bench's SQL floor runs it too).
+ * The statement of `createRecord`: the insert returning the row as JSON, its
+ * record history entries, and with `origin` its audit event, in one statement
+ * (the bench's SQL floor runs it too).
  */
 export function createRecordSql(
   entity: EntityDescription,
@@ -254,12 +339,17 @@ export function createRecordSql(
 ): SQL {
   return auditedWriteSql(
     sql`${insertSql(entity, [insertAssignments(entity, values, actor)])} returning t.id, ${selectionSql(entity, allSelection)} as j`,
-    origin &&
-      ((source) =>
-        recordChangeInsertSql(
-          { type: 'recordCreated', actorId: actor.userId, ip: origin.ip, entity: entity.name },
-          source,
-        )),
+    {
+      audit:
+        origin &&
+        ((source) =>
+          recordChangeInsertSql(
+            { type: 'recordCreated', actorId: actor.userId, ip: origin.ip, entity: entity.name },
+            source,
+          )),
+      history: (source) =>
+        historyInsertSql(entity, source, { action: 'created', changes: 'created', actorId: actor.userId }),
+    },
   );
 }
 
@@ -298,7 +388,8 @@ const MAX_PARAMETERS = 65_535;
 /**
  * Inserts many rows, each validated by `createSchema(entity)`, with as few
  * multi-row statements as the parameter limit allows, in the caller's
- * transaction: the same columns and values `createRecord` writes.
+ * transaction: the same columns and values `createRecord` writes, and their
+ * history entries. Answers each row's id and version, in the order given.
  */
 export async function createRecords(
   database: Database,
@@ -306,15 +397,34 @@ export async function createRecords(
   validated: readonly Record<string, unknown>[],
   actor: Actor,
   executor: Executor,
-): Promise<void> {
+): Promise<{ id: number; version: number }[]> {
   await checkAttachmentTargets(database, entity, validated, actor, executor);
   // A field binds at most two parameters (money: amount and currency; a custom field: its key and value), plus the writer twice.
   const perRow = 2 * Object.keys(allFields(entity)).length + 2;
   const batch = Math.max(1, Math.floor(MAX_PARAMETERS / perRow));
+  const created: { id: number; version: number }[] = [];
   for (let i = 0; i < validated.length; i += batch) {
     const rows = validated.slice(i, i + batch).map((values) => insertAssignments(entity, values, actor));
-    await database.rows(insertSql(entity, rows), executor);
+    const insert = insertSql(entity, rows);
+    // Each row's history entry in the same statement, its values read back as the API answers them.
+    const history = historyInsertSql(entity, sql`written`, {
+      action: 'created',
+      changes: 'created',
+      actorId: actor.userId,
+    });
+    const version = entity.kind === 'reference' ? sql`1` : sql`t.version`;
+    const written = await database.rows<{ id: number | string; version: number | string }>(
+      history
+        ? sql`with written as (${insert} returning t.id, ${version} as version, ${selectionSql(entity, allSelection)} as j),
+          history as (${history})
+          select id, version from written`
+        : sql`${insert} returning t.id, ${version} as version`,
+      executor,
+    );
+    // A multi-row insert returns its rows in the order of its VALUES.
+    created.push(...written.map((row) => ({ id: Number(row.id), version: Number(row.version) })));
   }
+  return created;
 }
 
 /** Why an update wrote nothing, as its statement saw the row: absent (404), unreadable (404), or at another version (412). */
@@ -334,6 +444,13 @@ function missedUpdate(entity: EntityDescription, id: number, found: Missed | und
 /** Rows within `scope` (all rows without one), as a condition on `t`. */
 const readableWhere = (scope?: ListScope): SQL => (scope ? sql`(${scope.where})` : sql`true`);
 
+/** Where an update comes from and whom it may touch; `action` names its history entries (a field restored). */
+export interface UpdateOptions {
+  origin?: ChangeOrigin;
+  scope?: ListScope;
+  action?: Extract<HistoryAction, 'updated' | 'restored'>;
+}
+
 /**
  * The statement of `updateRecord`: the update guarded by `version` and `scope`,
  * with `origin` its audit event, then a marker row saying why nothing was
@@ -345,10 +462,15 @@ export function updateRecordSql(
   version: number,
   values: Record<string, unknown>,
   actor: Pick<Actor, 'userId'>,
-  { origin, scope }: { origin?: ChangeOrigin; scope?: ListScope } = {},
+  { origin, scope, action = 'updated' }: UpdateOptions = {},
 ): SQL | undefined {
   const assignments = assignmentsOf(entity, values, true);
   if (assignments.length === 0) return undefined;
+  const fields = allFields(entity);
+  const set = Object.keys(values).filter((name) => {
+    const field = fields[name];
+    return values[name] !== undefined && field && isWritable(field);
+  });
   assignments.push(
     ['version', sql`t.version + 1`],
     ['updated_at', sql`now()`],
@@ -362,18 +484,29 @@ export function updateRecordSql(
       sql`, `,
     )} where t.id = ${id} and t.version = ${version} and ${readable}
       returning t.id, ${selectionSql(entity, allSelection)} as j`,
-    origin &&
-      ((source) =>
-        recordChangeInsertSql(
-          {
-            type: 'recordUpdated',
-            actorId: actor.userId,
-            ip: origin.ip,
-            entity: entity.name,
-            fields: Object.keys(values),
-          },
-          source,
-        )),
+    {
+      audit:
+        origin &&
+        ((source) =>
+          recordChangeInsertSql(
+            {
+              type: 'recordUpdated',
+              actorId: actor.userId,
+              ip: origin.ip,
+              entity: entity.name,
+              fields: Object.keys(values),
+            },
+            source,
+          )),
+      prior: sql`select t.id, ${rowJson(entity, 't', set)} as j from ${table} t where t.id = ${id}`,
+      history: (source) =>
+        historyInsertSql(entity, source, {
+          action,
+          changes: 'updated',
+          actorId: actor.userId,
+          prior: sql`prior`,
+        }),
+    },
     sql`select null::text, t.version::int, ${readable} from ${table} t
       where t.id = ${id} and not exists (select 1 from written)`,
   );
@@ -394,10 +527,11 @@ export async function updateRecord(
   values: Record<string, unknown>,
   actor: Actor,
   executor?: Executor,
-  { origin, scope }: { origin?: ChangeOrigin; scope?: ListScope } = {},
+  options: UpdateOptions = {},
 ): Promise<string> {
   assertSetReferencesReadable(actor, entity, values);
-  const statement = updateRecordSql(entity, id, version, values, actor, { origin, scope });
+  const { scope } = options;
+  const statement = updateRecordSql(entity, id, version, values, actor, options);
   if (!statement) throw invalid({ body: 'Send at least one field to change' }, 'Nothing to update');
   const [found] = await database.rows<{ row: string | null } & Missed>(statement, executor);
   if (found?.row) return found.row;
@@ -418,11 +552,18 @@ const attachable = new Set(
   attachmentEntities.flatMap((e) => (e.attachedTo ? (e.fields[e.attachedTo.entityField]?.options ?? []) : [])),
 );
 
-/** The reference fields through which rows of other entities are deleted with a row of `parent`. */
-function cascadingReferences(parent: EntityDescription): { child: EntityDescription; field: string }[] {
+/**
+ * The reference fields of other entities' rows to `parent` whose foreign key,
+ * when a row of `parent` is deleted, deletes the row (`cascade`) or empties
+ * the reference (`setNull`).
+ */
+function referencesTo(
+  parent: EntityDescription,
+  onDelete: 'cascade' | 'setNull',
+): { child: EntityDescription; field: string }[] {
   return entityList.flatMap((child) =>
     Object.entries(child.fields)
-      .filter(([, f]) => f.type === 'reference' && f.to === parent.name && f.onDelete === 'cascade')
+      .filter(([, f]) => f.type === 'reference' && f.to === parent.name && f.onDelete === onDelete)
       .map(([field]) => ({ child, field })),
   );
 }
@@ -441,7 +582,7 @@ async function rowsDeletedWith(
 ): Promise<[EntityDescription, number[]][]> {
   const found: [EntityDescription, number[]][] = attachable.has(entity.name) ? [[entity, ids]] : [];
   if (depth > 8) return found;
-  for (const { child, field } of cascadingReferences(entity)) {
+  for (const { child, field } of referencesTo(entity, 'cascade')) {
     const rows = await database.rows<{ id: number }>(
       sql`select id from ${sql.identifier(child.table)}
         where ${sql.identifier(columnName(field))} = any(${pgArrayLiteral(ids)}::bigint[]) for update`,
@@ -462,10 +603,204 @@ async function rowsDeletedWith(
   return found;
 }
 
+/** What a deleted record's history entry keeps for a restore: every row deleted with it, parents first, and its files' ids. */
+export interface DeletedSnapshot {
+  rows: { entity: string; row: Record<string, unknown> }[];
+  files: number[];
+}
+
+/**
+ * The rows of `ids` of `entity` as stored (`to_jsonb`: columns, not the API's
+ * JSON, so that they can be written back as they were), then what their
+ * foreign keys cascade to and the notes and files attached to them; locked.
+ */
+async function collectSnapshot(
+  database: Database,
+  entity: EntityDescription,
+  ids: number[],
+  tx: Executor,
+  snapshot: DeletedSnapshot,
+  depth = 0,
+): Promise<void> {
+  const rows = await database.rows<{ id: number | string; r: Record<string, unknown> }>(
+    sql`select t.id, to_jsonb(t) as r from ${sql.identifier(entity.table)} t
+      where t.id = any(${pgArrayLiteral(ids)}::bigint[]) order by t.id for update`,
+    tx,
+  );
+  if (rows.length === 0) return;
+  for (const row of rows) snapshot.rows.push({ entity: entity.name, row: row.r });
+  const found = rows.map((row) => Number(row.id));
+  if (attachable.has(entity.name)) {
+    for (const attached of attachmentEntities) {
+      const { entityField, idField } = attached.attachedTo as { entityField: string; idField: string };
+      const rowsOf = await database.rows<{ id: number | string; r: Record<string, unknown> }>(
+        sql`select a.id, to_jsonb(a) as r from ${sql.identifier(attached.table)} a
+          where ${column('a', columnName(entityField))} = ${entity.name}
+            and ${column('a', columnName(idField))} = any(${pgArrayLiteral(found)}::bigint[]) order by a.id`,
+        tx,
+      );
+      for (const row of rowsOf) snapshot.rows.push({ entity: attached.name, row: row.r });
+      if (attached.storesBytes) snapshot.files.push(...rowsOf.map((row) => Number(row.id)));
+    }
+  }
+  if (depth > 8) return;
+  for (const { child, field } of referencesTo(entity, 'cascade')) {
+    const children = await database.rows<{ id: number | string }>(
+      sql`select id from ${sql.identifier(child.table)}
+        where ${sql.identifier(columnName(field))} = any(${pgArrayLiteral(found)}::bigint[])`,
+      tx,
+    );
+    if (children.length > 0) {
+      await collectSnapshot(
+        database,
+        child,
+        children.map((c) => Number(c.id)),
+        tx,
+        snapshot,
+        depth + 1,
+      );
+    }
+  }
+}
+
+/**
+ * The history entries of the rows a delete changes beside the record
+ * (docs/decisions/0028), in one statement run before the delete, while those
+ * rows are still there. `deleted` are the rows going: the record itself
+ * first, then the records its foreign keys cascade to (`rowsDeletedWith`):
+ * - link rows that cascade away: on the timelines of the records at their
+ *   other ends ("link removed");
+ * - records that cascade away (a fund's performance records): a deletion on
+ *   their own timelines (their rows are in the record's snapshot and come
+ *   back with it);
+ * - references the delete empties (`onDelete: setNull`, a contact's firm):
+ *   an update of the referring row, from the value to none.
+ */
+async function entriesOfDeletedWith(
+  database: Database,
+  entity: EntityDescription,
+  id: number,
+  deleted: [EntityDescription, number[]][],
+  actorId: number | null,
+  tx: Executor,
+): Promise<void> {
+  const inserts: SQL[] = [];
+  const rowsOf = (of: EntityDescription, where: SQL, extra = sql``) =>
+    sql`(select t.id, ${selectionSql(of, allSelection)}${extra} as j from ${sql.identifier(of.table)} t where ${where})`;
+  for (const [i, [parent, ids]] of deleted.entries()) {
+    const among = (field: string) => sql`${column('t', columnName(field))} = any(${pgArrayLiteral(ids)}::bigint[])`;
+    for (const { child, field } of referencesTo(parent, 'cascade')) {
+      // A record that cascades away is in `deleted` itself.
+      if (child.attachable) continue;
+      const insert = historyInsertSql(child, rowsOf(child, among(field)), {
+        action: 'deleted',
+        changes: 'deleted',
+        actorId,
+        except: { entity: entity.name, id },
+      });
+      if (insert) inserts.push(insert);
+    }
+    for (const { child, field } of referencesTo(parent, 'setNull')) {
+      const emptied = sql` || jsonb_build_object(${nameLiteral(field)}::text, null)`;
+      const insert = historyInsertSql(child, rowsOf(child, among(field), emptied), {
+        action: 'updated',
+        changes: 'updated',
+        actorId,
+        prior: sql`(select t.id, ${rowJson(child, 't', [field])} as j from ${sql.identifier(child.table)} t
+          where ${among(field)})`,
+      });
+      if (insert) inserts.push(insert);
+    }
+    // The record's own entry is the delete's; the records cascading away (after it) get theirs here,
+    // with their custom fields, as their own delete would keep them.
+    if (i === 0) continue;
+    const described = await currentDescription(database, parent);
+    const insert = historyInsertSql(described, rowsOf(described, among('id')), {
+      action: 'deleted',
+      changes: 'deleted',
+      actorId,
+    });
+    if (insert) inserts.push(insert);
+  }
+  if (inserts.length === 0) return;
+  await database.rows(
+    sql`with ${sql.join(
+      inserts.map((insert, n) => sql`${sql.identifier(`h${n}`)} as (${insert})`),
+      sql`, `,
+    )} select 1`,
+    tx,
+  );
+}
+
+/**
+ * Deletes a row in the caller's transaction (see `deleteRecord`). Answers the
+ * ids of the files whose bytes are to be removed once it commits (none for a
+ * record of an `attachable` entity: its files' bytes stay for a restore).
+ */
+export async function deleteRecordWithin(
+  database: Database,
+  entity: EntityDescription,
+  id: number,
+  version: number | undefined,
+  tx: Executor,
+  actorId: number | null = null,
+): Promise<number[]> {
+  const removedFiles: number[] = [];
+  const versionCheck = version === undefined ? sql`true` : sql`t.version = ${version}`;
+  const owned = await rowsDeletedWith(database, entity, [id], tx);
+  const snapshot: DeletedSnapshot = { rows: [], files: [] };
+  if (entity.attachable) await collectSnapshot(database, entity, [id], tx, snapshot);
+  const deletedWith: [EntityDescription, number[]][] = entity.attachable ? owned : [[entity, [id]], ...owned];
+  await entriesOfDeletedWith(database, entity, id, deletedWith, actorId, tx);
+  const deleted = await database.rows<{ row: string }>(
+    auditedWriteSql(
+      sql`delete from ${sql.identifier(entity.table)} as t where t.id = ${id} and ${versionCheck}
+        returning t.id, ${selectionSql(entity, allSelection)} as j`,
+      {
+        history: (source) =>
+          historyInsertSql(entity, source, {
+            action: 'deleted',
+            changes: 'deleted',
+            actorId,
+            snapshot: entity.attachable ? snapshot : undefined,
+          }),
+      },
+    ),
+    tx,
+  );
+  if (deleted.length === 0) {
+    const [exists] = await database.rows(sql`select 1 from ${sql.identifier(entity.table)} where id = ${id}`, tx);
+    if (!exists) throw notFound(`${entity.label} ${id}`);
+    throw staleVersion(`${entity.label} ${id} was changed by someone else; reload it first`);
+  }
+  const kept = new Set(snapshot.files);
+  if (entity.storesBytes) removedFiles.push(id);
+  for (const [owner, ids] of owned) {
+    for (const attached of attachmentEntities) {
+      if (!attached.attachedTo) continue;
+      const { entityField, idField } = attached.attachedTo;
+      const gone = await database.rows<{ id: number }>(
+        sql`delete from ${sql.identifier(attached.table)} as t
+          where ${column('t', columnName(entityField))} = ${owner.name}
+            and ${column('t', columnName(idField))} = any(${pgArrayLiteral(ids)}::bigint[])
+          returning id`,
+        tx,
+      );
+      if (attached.storesBytes) removedFiles.push(...gone.map((g) => Number(g.id)).filter((g) => !kept.has(g)));
+    }
+  }
+  return removedFiles;
+}
+
 /**
  * Deletes a row. Rows that foreign keys cascade to (links, a fund's
  * performances) go with it; notes and files attached to any of them are
- * deleted in the same transaction, and stored bytes are removed once it commits.
+ * deleted in the same transaction. Its history entry, and the entries of the
+ * rows it changes beside it (`entriesOfDeletedWith`), are written in the same
+ * transaction; a record's entry keeps a snapshot of every row deleted with
+ * it, for a restore, and its files' bytes stay until the retention period
+ * ends (routes/history.ts prunes them). Other stored bytes (a file deleted on
+ * its own) are removed once it commits.
  * `alongside` writes in the same transaction (the audit event), so that both or neither happen.
  */
 export async function deleteRecord(
@@ -475,36 +810,12 @@ export async function deleteRecord(
   version: number | undefined,
   dataDir: string,
   alongside?: (tx: Executor) => Promise<void>,
+  actorId: number | null = null,
 ): Promise<void> {
-  const removedFiles: number[] = [];
-  await database.db.transaction(async (tx) => {
-    const versionCheck = version === undefined ? sql`true` : sql`version = ${version}`;
-    const owned = await rowsDeletedWith(database, entity, [id], tx);
-    const deleted = await database.rows<{ id: number }>(
-      sql`delete from ${sql.identifier(entity.table)} where id = ${id} and ${versionCheck} returning id`,
-      tx,
-    );
-    if (deleted.length === 0) {
-      const [exists] = await database.rows(sql`select 1 from ${sql.identifier(entity.table)} where id = ${id}`, tx);
-      if (!exists) throw notFound(`${entity.label} ${id}`);
-      throw staleVersion(`${entity.label} ${id} was changed by someone else; reload it first`);
-    }
-    if (entity.storesBytes) removedFiles.push(id);
-    for (const [owner, ids] of owned) {
-      for (const attached of attachmentEntities) {
-        if (!attached.attachedTo) continue;
-        const { entityField, idField } = attached.attachedTo;
-        const gone = await database.rows<{ id: number }>(
-          sql`delete from ${sql.identifier(attached.table)} as t
-            where ${column('t', columnName(entityField))} = ${owner.name}
-              and ${column('t', columnName(idField))} = any(${pgArrayLiteral(ids)}::bigint[])
-            returning id`,
-          tx,
-        );
-        if (attached.storesBytes) removedFiles.push(...gone.map((g) => g.id));
-      }
-    }
+  const removedFiles = await database.db.transaction(async (tx) => {
+    const removed = await deleteRecordWithin(database, entity, id, version, tx, actorId);
     await alongside?.(tx);
+    return removed;
   });
   await Promise.all(removedFiles.map((fileId) => rm(storedFilePath(dataDir, fileId), { force: true })));
 }

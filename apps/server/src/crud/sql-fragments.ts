@@ -211,18 +211,48 @@ export function searchFields(entity: EntityDescription): string[] {
 export const SEARCH_SEPARATOR = '\u001f';
 
 /**
- * The text `q` is matched against: all searched fields in one expression, so
- * that one trigram index (built over this very expression, see db/schema.ts)
- * finds the matches of all of them in one scan. One field is its column;
- * several are joined with `||`, which unlike `concat_ws` is immutable, as an
- * index expression must be. The planner uses the index only when the list
- * writes the expression exactly so: both sides come from here.
+ * The searched fields in the groups a trigram index each covers: the display
+ * field alone (a name), then the others together (legal name, domain, email,
+ * city). A match of `q` is a match in any group; similar spellings are looked
+ * for in names only, through the display field's own index, whose entries
+ * are short: over a group holding emails and cities too, a seven-letter typo
+ * shares half its trigrams with tens of thousands of rows at a million
+ * contacts that are then read and dropped (decision 0029).
  */
-export function searchDocument(entity: EntityDescription, columnOf: (field: string) => SQL): SQL {
+export function searchParts(entity: EntityDescription): string[][] {
   const fields = searchFields(entity);
+  const named = fields.filter((field) => field === entity.display);
+  const others = fields.filter((field) => field !== entity.display);
+  return [named, others].filter((part) => part.length > 0);
+}
+
+/**
+ * The text of one group of searched fields: one field is its column; several
+ * are joined with `||` (which unlike `concat_ws` is immutable, as an index
+ * expression must be), with a separator no search box text holds, so that a
+ * match never spans two fields. The planner uses an index only when the
+ * query writes its expression exactly so: db/schema.ts builds the indexes
+ * from here too.
+ */
+export function searchPartText(fields: readonly string[], columnOf: (field: string) => SQL): SQL {
   if (fields.length === 1) return columnOf(fields[0] as string);
   return sql.join(
     fields.map((field) => sql`coalesce(${columnOf(field)}, '')`),
     sql.raw(` || chr(${SEARCH_SEPARATOR.charCodeAt(0)}) || `),
   );
+}
+
+/** The texts `q` is matched against, one per group of `searchParts`. */
+export function searchTexts(entity: EntityDescription, columnOf: (field: string) => SQL): SQL[] {
+  return searchParts(entity).map((part) => searchPartText(part, columnOf));
+}
+
+/** Any searched field of the row matches `pattern` (an `ilike` pattern): one test per group, each read by its index. */
+export function searchMatches(entity: EntityDescription, columnOf: (field: string) => SQL, pattern: SQL): SQL {
+  const texts = searchTexts(entity, columnOf);
+  if (texts.length === 0) return sql`false`;
+  return sql`(${sql.join(
+    texts.map((text) => sql`(${text}) ilike ${pattern}`),
+    sql` or `,
+  )})`;
 }

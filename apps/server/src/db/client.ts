@@ -273,4 +273,12 @@ function copyStatement(table: string, columns: string[], source: string): string
   return `COPY ${ident(table)} (${columns.map(ident).join(', ')}) FROM ${source} WITH (FORMAT csv)`;
 }
 
+/**
+ * A json or jsonb value as a statement answers it: the drivers parse json columns, but a value that reached the
+ * answer as text (a cast, EXPLAIN's output, a cursor built as text) is still its JSON text.
+ */
+export function jsonValue<T>(value: T | string): T {
+  return typeof value === 'string' ? (JSON.parse(value) as T) : value;
+}
+
 export { sql };

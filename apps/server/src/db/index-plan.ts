@@ -1,16 +1,18 @@
 import { allFields, type EntityDescription, operationsOf } from '@data-platform/shared/entities/entity';
 import { entityList, findEntity } from '@data-platform/shared/entities/registry';
 import type { FieldDescription } from '@data-platform/shared/fields/field-types';
-import { searchFields } from '../crud/sql-fragments.ts';
+import { searchFields, searchParts } from '../crud/sql-fragments.ts';
 import { columnName } from './columns.ts';
 
 /**
  * One index of an entity's table, besides its primary key: a btree over
- * `fields` (unique or not), or the trigram index over its searchable fields.
+ * `fields` (unique or not), or a trigram index over a group of its
+ * searchable fields.
  */
 export type PlannedIndex =
   | { kind: 'btree' | 'unique'; name: string; fields: string[] }
-  | { kind: 'search'; name: string; fields: string[] };
+  | { kind: 'search'; name: string; fields: string[] }
+  | { kind: 'prefix'; name: string; fields: [string] };
 
 /**
  * Every index costs each write of the table and each plan of its queries
@@ -22,8 +24,13 @@ export type PlannedIndex =
  * - each of `indexes` (+ id): a filter + sort pair of a screen, or another
  *   order users pick often;
  * - `uniques` and unique fields, which the database enforces;
- * - one trigram index over all its searchable fields together (see
- *   `searchDocument`), which `q` reads;
+ * - a trigram index over its searched display field (a name), and one over
+ *   its other searchable fields together (see `searchParts`), which `q`
+ *   reads;
+ * - when its display field is searched and short text, a btree over its
+ *   lowercase (`text_pattern_ops`): a ranked search finds the names starting
+ *   with `q` by a range (crud/list-compiler.ts, decision 0025). Long text
+ *   (a note's body) could exceed what a btree entry holds.
  * - a reference not leading one of the above when its target's rows are
  *   deleted (the delete looks for rows pointing at it) or when a `hasMany`
  *   relation lists by it (a record's related rows).
@@ -39,7 +46,7 @@ export function indexPlan(entity: EntityDescription): PlannedIndex[] {
   const add = (index: PlannedIndex) => {
     if (plan.some((p) => p.kind === index.kind && p.fields.join() === index.fields.join())) return;
     plan.push(index);
-    if (index.kind !== 'search') leading.add(index.fields[0] as string);
+    if (index.kind !== 'search' && index.kind !== 'prefix') leading.add(index.fields[0] as string);
   };
   const order = defaultOrderFields(entity);
   if (order.length > 0) add({ kind: 'btree', name: name(order, 'sort_idx'), fields: [...order, 'id'] });
@@ -49,7 +56,10 @@ export function indexPlan(entity: EntityDescription): PlannedIndex[] {
   }
   for (const fields of entity.uniques ?? []) add({ kind: 'unique', name: name(fields, 'key'), fields });
   const searched = searchFields(entity);
-  if (searched.length > 0) add({ kind: 'search', name: name(searched, 'trgm_idx'), fields: searched });
+  for (const part of searchParts(entity)) add({ kind: 'search', name: name(part, 'trgm_idx'), fields: part });
+  if (searched.includes(entity.display) && allFields(entity)[entity.display]?.type === 'text') {
+    add({ kind: 'prefix', name: name([entity.display], 'prefix_idx'), fields: [entity.display] });
+  }
   for (const [field, description] of Object.entries(allFields(entity))) {
     if (description.unique) leading.add(field);
   }

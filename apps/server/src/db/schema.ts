@@ -18,7 +18,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { searchDocument } from '../crud/sql-fragments.ts';
+import { searchPartText } from '../crud/sql-fragments.ts';
 import { CUSTOM_COLUMN, columnBuilders, columnName } from './columns.ts';
 import { indexPlan } from './index-plan.ts';
 
@@ -71,8 +71,12 @@ function buildTable(entity: EntityDescription): EntityTable {
         if (planned.fields.length === 1 && only) return index(planned.name).using('gin', col(only).op('gin_trgm_ops'));
         return index(planned.name).using(
           'gin',
-          sql`(${searchDocument(entity, (name) => sql`${t[name]}`)}) gin_trgm_ops`,
+          sql`(${searchPartText(planned.fields, (name) => sql`${t[name]}`)}) gin_trgm_ops`,
         );
+      }
+      if (planned.kind === 'prefix') {
+        // What a ranked search's prefix test reads: lower(display) like lower(pattern) (crud/list-compiler.ts).
+        return index(planned.name).using('btree', sql`lower(${col(planned.fields[0])}) text_pattern_ops`);
       }
       const [first, ...rest] = planned.fields.map(col) as [ExtraConfigColumn, ...ExtraConfigColumn[]];
       return (planned.kind === 'unique' ? uniqueIndex(planned.name) : index(planned.name)).on(first, ...rest);
@@ -95,6 +99,10 @@ export function tableOf(resource: string): EntityTable {
 // keyed by resource name, so that the entity list stays the registry's alone.
 // Loaded as ES module (the server, tests), `module` does not exist.
 export { sessions, throttleCounters, userCredentials, userTokens } from './auth-schema.ts';
+export { duplicateDismissals } from './duplicates-schema.ts';
+export { historySettings, recordHistory } from './history-schema.ts';
+export { importBadRows, importRecords, imports } from './imports-schema.ts';
 export { savedViews } from './saved-views-schema.ts';
+export { searchWords } from './search-words-schema.ts';
 
 if (typeof module !== 'undefined' && typeof module.exports === 'object') Object.assign(module.exports, tables);

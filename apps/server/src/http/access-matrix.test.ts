@@ -149,7 +149,10 @@ function routeReached(method: string, target: string): RouteRule | undefined {
 function misjudged(rule: RouteRule | undefined, caller: Caller, answer: Answer): string | undefined {
   if (answer.status >= 500) return `answered ${answer.status}: ${answer.body.slice(0, 200)}`;
   if (!rule) return answer.status === 404 ? undefined : `reaches no route, yet answered ${answer.status}`;
-  const missing = rule.needs.filter((p) => !caller.permissions.has(p));
+  const missing: string[] = rule.needs.filter((p) => !caller.permissions.has(p));
+  if (rule.needsOneOf.length > 0 && !rule.needsOneOf.some((p) => caller.permissions.has(p))) {
+    missing.push(rule.needsOneOf.join(' or '));
+  }
   if (rule.public) {
     return answer.status === 401 || answer.status === 403 ? `public, yet answered ${answer.status}` : undefined;
   }

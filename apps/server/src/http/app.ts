@@ -15,14 +15,18 @@ import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import { mapDatabaseError } from '../db/errors.ts';
 import { createMailer } from '../mail/mailer.ts';
+import { registerActivityRoutes } from '../routes/activity.ts';
 import { registerAnalyticsRoutes } from '../routes/analytics.ts';
 import { registerAuthRoutes } from '../routes/auth.ts';
+import { registerDuplicateRoutes } from '../routes/duplicates.ts';
 import { registerFileRoutes } from '../routes/files.ts';
+import { registerHistoryRoutes } from '../routes/history.ts';
 import { registerImportRoutes } from '../routes/import.ts';
 import { registerCrudRoutes } from '../routes/records.ts';
 import { registerRelationTotalRoutes } from '../routes/relation-totals.ts';
 import { registerRoleRoutes } from '../routes/roles.ts';
 import { registerSavedViewRoutes } from '../routes/saved-views.ts';
+import { registerSearchRoutes } from '../routes/search.ts';
 import { registerSummaryRoutes } from '../routes/summaries.ts';
 import { registerUserRoutes } from '../routes/users.ts';
 import { installAuth, openToEveryone } from './auth.ts';
@@ -132,6 +136,7 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
   const mailer = await createMailer(config, database, app.log);
   app.addHook('onClose', async () => mailer.close());
   registerCrudRoutes(app, database, config.dataDir);
+  registerDuplicateRoutes(app, database);
   registerRelationTotalRoutes(app, database);
   await registerFileRoutes(app, database, config);
   registerImportRoutes(app, database, config);
@@ -140,8 +145,11 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
   registerUserRoutes(app, commands);
   registerRoleRoutes(app, commands);
   registerSummaryRoutes(app, database);
+  registerActivityRoutes(app, database);
+  registerHistoryRoutes(app, database, config.dataDir);
   registerSavedViewRoutes(app, database);
-  registerAnalyticsRoutes(app);
+  registerAnalyticsRoutes(app, database);
+  registerSearchRoutes(app, database);
 
   const webDir = existsSync(path.join(config.webDir, 'index.html')) ? config.webDir : undefined;
   // The web build's files are public, in a scope of their own like the reference. The not-found handler is set

@@ -2,7 +2,7 @@ import { requiredPermissions } from '@data-platform/shared/entities/access';
 import type { AccessAction } from '@data-platform/shared/entities/entity';
 import { findEntity } from '@data-platform/shared/entities/registry';
 import type { Permission } from '@data-platform/shared/permissions';
-import type { FastifyContextConfig, FastifyInstance, RouteOptions } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, onSendHookHandler, RouteOptions } from 'fastify';
 import { type Actor, anonymousActor, missingPermissions } from '../auth/actor.ts';
 import { recordAudit } from '../auth/audit.ts';
 import { authenticate } from '../auth/sessions.ts';
@@ -28,6 +28,11 @@ declare module 'fastify' {
     access?: RouteAccess | RouteAccess[];
     /** An administration permission the route requires. */
     permission?: Permission;
+    /**
+     * The caller must hold at least one of these (the import routes: some entity's import right; which
+     * entity's rights a request needs is checked with its input). Checked with the others, on the matched route.
+     */
+    anyOf?: readonly Permission[];
     /**
      * The route revokes sessions (sign-out, password change or reset): like
      * every write to users, roles or custom fields, its answer waits until
@@ -62,6 +67,21 @@ function neededBy(config: { access?: RouteAccess | RouteAccess[]; permission?: P
   return needed;
 }
 
+/**
+ * The permissions each route's configuration asks for, worked out on its
+ * first request: a route's configuration is fixed once the server is ready.
+ */
+const neededByRoute = new WeakMap<FastifyContextConfig, Permission[]>();
+
+function neededByConfig(config: FastifyContextConfig): Permission[] {
+  let needed = neededByRoute.get(config);
+  if (!needed) {
+    needed = neededBy(config);
+    neededByRoute.set(config, needed);
+  }
+  return needed;
+}
+
 /** What the session and custom-field caches copy: users, roles, custom field definitions (and their groups). */
 const cachedResources = new Set(['users', 'roles', 'entityFieldTypes', 'customFieldGroups']);
 
@@ -81,6 +101,8 @@ export interface RouteRule {
   public: boolean;
   /** Every permission a caller must hold (empty: any signed-in user). */
   needs: Permission[];
+  /** The caller must also hold at least one of these (empty: no such condition). */
+  needsOneOf: readonly Permission[];
 }
 
 /**
@@ -98,8 +120,11 @@ export function openToEveryone(scope: FastifyInstance): void {
 /** The rule of one route's configuration; throws when it is contradictory or names an unknown resource. */
 function ruleOf(method: string, url: string, config: FastifyContextConfig): RouteRule {
   const needs = neededBy(config);
-  if (config.public && needs.length > 0) throw new Error(`${method} ${url} is public yet needs ${needs.join(', ')}`);
-  return { method, url, public: config.public === true, needs };
+  const needsOneOf = config.anyOf ?? [];
+  if (config.public && (needs.length > 0 || needsOneOf.length > 0)) {
+    throw new Error(`${method} ${url} is public yet needs permissions`);
+  }
+  return { method, url, public: config.public === true, needs, needsOneOf };
 }
 
 /**
@@ -116,8 +141,18 @@ export function installAuth(app: FastifyInstance, database: Database, config: Co
   app.decorateRequest('actor', null as unknown as Actor);
   // The configuration is read when asked: a scope opened by openToEveryone sets `public` after this hook has run.
   const registered: { methods: string[]; url: string; route: RouteOptions }[] = [];
+  // A change to what the caches hold (auth/sessions.ts, crud/custom-fields.ts) is told to every process
+  // by a notification at commit; this process's own next request must not beat its own notification.
+  // Only routes that may change those rows wait, through a hook of their own: the others (every read)
+  // run no hook for it.
   app.addHook('onRoute', (route) => {
-    registered.push({ methods: [route.method].flat(), url: route.url, route });
+    const methods = [route.method].flat();
+    registered.push({ methods, url: route.url, route });
+    if (!methods.some((method) => changesCachedRows(method, route.config ?? {}))) return;
+    const waitForOwnChange: onSendHookHandler = async (request) => {
+      if (changesCachedRows(request.method, request.routeOptions.config ?? {})) await database.caughtUp();
+    };
+    route.onSend = [...(route.onSend === undefined ? [] : [route.onSend].flat()), waitForOwnChange];
   });
   const rules = () =>
     registered.flatMap(({ methods, url, route }) => methods.map((method) => ruleOf(method, url, route.config ?? {})));
@@ -137,14 +172,12 @@ export function installAuth(app: FastifyInstance, database: Database, config: Co
     const actor = match ? await authenticate(database, config, match[1] as string) : undefined;
     if (!actor) throw unauthenticated();
     request.actor = actor;
-    const missing = missingPermissions(actor, neededBy(routeConfig));
+    const missing = missingPermissions(actor, neededByConfig(routeConfig));
     if (missing.length > 0) throw forbidden(missing);
-  });
-
-  // A change to what the caches hold (auth/sessions.ts, crud/custom-fields.ts) is told to every process
-  // by a notification at commit; this process's own next request must not beat its own notification.
-  app.addHook('onSend', async (request) => {
-    if (changesCachedRows(request.method, request.routeOptions.config ?? {})) await database.caughtUp();
+    const oneOf = routeConfig.anyOf;
+    if (oneOf && oneOf.length > 0 && !oneOf.some((permission) => actor.permissions.has(permission))) {
+      throw forbidden([oneOf.join(' or ')]);
+    }
   });
 
   // Refusals by the step above and by handlers (joins, references, rules on whom a user may change) alike.

@@ -29,9 +29,13 @@ export function sendPage(reply: FastifyReply, query: ListQuery, page: ListPage) 
   return reply.type('application/json; charset=utf-8').send(`{"data":[${page.rows.join(',')}],${head.slice(1)}`);
 }
 
-/** Sends one record as the database built it, with its version as the ETag. */
-export function sendRecord(reply: FastifyReply, row: string, status = 200) {
-  const version = (JSON.parse(row) as { version?: number }).version;
-  if (version !== undefined) reply.header('etag', `"${version}"`);
+/**
+ * Sends one record as the database built it, with its version as the ETag.
+ * `version` as the statement read it (null: the JSON holds none); when not
+ * given, it is read from the JSON.
+ */
+export function sendRecord(reply: FastifyReply, row: string, status = 200, version?: number | null) {
+  const etag = version !== undefined ? version : (JSON.parse(row) as { version?: number }).version;
+  if (etag !== undefined && etag !== null) reply.header('etag', `"${etag}"`);
   return reply.code(status).type('application/json; charset=utf-8').send(row);
 }

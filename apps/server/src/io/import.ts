@@ -1,6 +1,7 @@
 import { allFields, type EntityDescription, isWritable } from '@data-platform/shared/entities/entity';
 import { createSchema } from '@data-platform/shared/entities/record-schema';
 import { findEntity } from '@data-platform/shared/entities/registry';
+import { CellProblem, type ColumnFormat, type DateOrder } from '@data-platform/shared/fields/cell-formats';
 import { type FieldDescription, fieldTypeModule } from '@data-platform/shared/fields/field-types';
 import { sql } from 'drizzle-orm';
 import { limitedRowsScope } from '../access/reading.ts';
@@ -14,6 +15,7 @@ import { columnName } from '../db/columns.ts';
 import { mapDatabaseError } from '../db/errors.ts';
 import { conflict, type DomainError, invalid, tooLarge, unsupportedType } from '../domain/errors.ts';
 import { readCsv } from './csv-reader.ts';
+import { ColumnFormatScan } from './import-formats.ts';
 import { type Cell, type TableRow, UnreadableTable, yieldToOthers } from './table.ts';
 import { readXlsx } from './xlsx-reader.ts';
 
@@ -72,10 +74,19 @@ function targetsOf(
   return { targets, ignored };
 }
 
-/** A cell as the API's value of its field (or of one part); what cannot be read is passed on for the schema to name. */
-function cellValue(field: FieldDescription, cell: Cell, part?: string): unknown {
+/**
+ * A cell as the API's value of its field (or of one part), in its column's
+ * format; what cannot be read is passed on for the schema to name, or is a
+ * problem saying why.
+ */
+function cellValue(
+  field: FieldDescription,
+  cell: Cell,
+  part: string | undefined,
+  format: ColumnFormat | null,
+): unknown {
   if (cell === null || (typeof cell === 'string' && cell.trim() === '')) return undefined;
-  return fieldTypeModule(field.type).importCell(cell, part);
+  return fieldTypeModule(field.type).importCell(cell, part, format);
 }
 
 /**
@@ -110,10 +121,12 @@ export interface ImportOutcome {
   ignoredColumns: string[];
 }
 
-/** Who imports, for the permission checks and the audit event. */
+/** Who imports, for the permission checks and the audit event; the day/month order their language writes dates in. */
 export interface Importer {
   actor: Actor;
   ip: string;
+  /** For columns whose dates could all be read either way. */
+  dateOrder: DateOrder;
 }
 
 /** A file the readers refused: too large for a limit of size, invalid otherwise. */
@@ -280,9 +293,13 @@ export async function importTable(
   database: Database,
   entity: EntityDescription,
   table: AsyncIterable<TableRow>,
-  { actor, ip }: Importer,
+  { actor, ip, dateOrder }: Importer,
 ): Promise<ImportOutcome> {
   const { targets, ignored, rows } = await readRows(entity, table, actor);
+  // Each column's dates and numbers are read one way, decided from all its values.
+  const scan = new ColumnFormatScan(targets.map((target, index) => ({ index, target })));
+  for (const row of rows) scan.note(row);
+  const formats = scan.decide(dateOrder);
   const ids = await referencedIds(database, actor, targets, rows);
   const schema = createSchema(entity);
   const errors: Record<string, string> = {};
@@ -294,7 +311,11 @@ export async function importTable(
     const rowErrors: Record<string, string> = {};
     targets.forEach((target, i) => {
       const cell = cells[i] ?? null;
-      let value = cellValue(target.field, cell, target.part);
+      let value = cellValue(target.field, cell, target.part, formats.get(i) ?? null);
+      if (value instanceof CellProblem) {
+        rowErrors[target.name] = value.message;
+        return;
+      }
       if (value !== undefined && target.field.to) {
         const label = findEntity(target.field.to)?.label.toLowerCase() ?? target.field.to;
         const id = ids.get(target.field.to)?.get(String(value).toLowerCase());

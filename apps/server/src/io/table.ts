@@ -40,12 +40,9 @@ export class UnreadableTable extends Error {
 }
 
 /** Refuses the row read after the limit; `count` counts every row read so far, blank ones too. */
-export function checkRowCount(count: number): void {
-  if (count > tableLimits.rows) {
-    throw new UnreadableTable(
-      `The file has more than ${tableLimits.rows.toLocaleString('en')} rows (blank rows count too)`,
-      true,
-    );
+export function checkRowCount(count: number, limit: number = tableLimits.rows): void {
+  if (count > limit) {
+    throw new UnreadableTable(`The file has more than ${limit.toLocaleString('en')} rows (blank rows count too)`, true);
   }
 }
 

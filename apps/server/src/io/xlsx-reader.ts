@@ -13,7 +13,7 @@ import {
 } from './table.ts';
 
 /**
- * A bounded reader of an XLSX workbook's first sheet. An XLSX file is a zip
+ * A bounded reader of an XLSX workbook's sheets. An XLSX file is a zip
  * of XML parts, and a few megabytes of zip can inflate to gigabytes of XML:
  * this reader opens only the parts it needs, inflates them as a stream while
  * counting the bytes it actually gets (declared sizes can lie), and parses
@@ -387,22 +387,38 @@ interface Sheet {
   strings: string[];
 }
 
-/** The first sheet of the workbook, with what reading its cells needs. */
-async function firstSheet(parts: PartReader): Promise<Sheet> {
+/** The workbook part and the names of its sheets, in the workbook's order. */
+async function workbookSheets(
+  parts: PartReader,
+): Promise<{ workbook: string; date1904: boolean; sheets: { name: string; id: string }[] }> {
   const root = await relationships(parts, '');
   const office = [...root.values()].find((r) => isType(r.type, 'officeDocument'));
   const workbook = office?.target ?? 'xl/workbook.xml';
   if (!parts.has(workbook)) throw notWorkbook();
-  let sheetId: string | undefined;
+  const sheets: { name: string; id: string }[] = [];
   let date1904 = false;
   await parts.read(workbook, {
     open(element, a) {
       if (element === 'workbookPr') date1904 = a.date1904 === '1' || a.date1904 === 'true';
-      if (element === 'sheet' && sheetId === undefined) sheetId = a.id;
+      if (element === 'sheet' && a.id) {
+        if (sheets.length >= parts.limits.entries) throw notWorkbook();
+        sheets.push({ name: a.name ?? `Sheet${sheets.length + 1}`, id: a.id });
+      }
     },
   });
+  return { workbook, date1904, sheets };
+}
+
+/** The sheet named `name` of the workbook (the first without a name), with what reading its cells needs. */
+async function sheetOf(parts: PartReader, name?: string): Promise<Sheet> {
+  const { workbook, date1904, sheets } = await workbookSheets(parts);
+  const chosen = name === undefined ? sheets[0] : sheets.find((s) => s.name === name);
+  if (!chosen) {
+    if (name !== undefined) throw new UnreadableTable(`This workbook has no sheet named ${name}`);
+    throw notWorkbook();
+  }
   const related = await relationships(parts, workbook);
-  const sheet = sheetId ? related.get(sheetId)?.target : undefined;
+  const sheet = related.get(chosen.id)?.target;
   if (!sheet || !parts.has(sheet)) throw notWorkbook();
   const targetOf = (kind: string) => [...related.values()].find((r) => isType(r.type, kind))?.target;
   return {
@@ -413,15 +429,32 @@ async function firstSheet(parts: PartReader): Promise<Sheet> {
   };
 }
 
+/** The names of the workbook's sheets, in its order (nothing but the workbook part is parsed). */
+export async function xlsxSheetNames(bytes: Buffer, limits: XlsxLimits = xlsxLimits): Promise<string[]> {
+  const parts = new PartReader(bytes, limits);
+  return (await workbookSheets(parts)).sheets.map((s) => s.name);
+}
+
+export interface XlsxReadOptions {
+  /** The sheet to read, by name; the first by default. */
+  sheet?: string;
+  /** Rows read at most, blank ones too (`tableLimits.rows` by default). */
+  maxRows?: number;
+}
+
 /**
- * The rows of the workbook's first sheet as cells: numbers, booleans, text
+ * The rows of a sheet of the workbook (the first by default) as cells: numbers, booleans, text
  * (shared, inline or a formula's result, rich text as its text) and numbers
  * with a date format as `YYYY-MM-DD`; errors and empty cells are null. Rows
  * without values are left out; each row says its number.
  */
-export async function* readXlsx(bytes: Buffer, limits: XlsxLimits = xlsxLimits): AsyncGenerator<TableRow> {
+export async function* readXlsx(
+  bytes: Buffer,
+  limits: XlsxLimits = xlsxLimits,
+  { sheet: sheetName, maxRows = tableLimits.rows }: XlsxReadOptions = {},
+): AsyncGenerator<TableRow> {
   const parts = new PartReader(bytes, limits);
-  const sheet = await firstSheet(parts);
+  const sheet = await sheetOf(parts, sheetName);
   const ready: TableRow[] = [];
   let rowsRead = 0;
   let rowNumber = 0;
@@ -458,7 +491,7 @@ export async function* readXlsx(bytes: Buffer, limits: XlsxLimits = xlsxLimits):
     open(element, a) {
       if (element === 'row') {
         rowsRead += 1;
-        checkRowCount(rowsRead);
+        checkRowCount(rowsRead, maxRows);
         rowNumber = a.r ? Number(a.r) : rowNumber + 1;
         if (!Number.isInteger(rowNumber) || rowNumber < 1) throw notWorkbook();
         cells = [];

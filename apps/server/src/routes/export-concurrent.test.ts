@@ -5,12 +5,14 @@ import { type ApiClient, adminClient, unique } from '../testing/factories.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
 
 /**
- * An export read while rows are inserted and deleted: the server reads the
- * list a keyset page (1,000 rows) at a time as the client takes the file, so
- * rows written meanwhile land behind or ahead of where it has read. Every
- * row present at the start and not deleted before the export reached it is
- * written exactly once; a row deleted ahead of it is not; one inserted ahead
- * is, one inserted behind is not.
+ * An export read while rows are inserted and deleted. Filtered on a text
+ * (the city), it reads keyset pages with bound parameters on both databases
+ * (PostgreSQL's one-snapshot `COPY` serves exports whose parameters are all
+ * numbers: no text goes into a statement's text), as the client takes the
+ * file, so rows written meanwhile land behind or ahead of where it has read:
+ * every row present at the start and not deleted before the export reached
+ * it is written exactly once; a row deleted ahead of it is not; one inserted
+ * ahead is, one inserted behind is not.
  */
 
 let server: TestServer;

@@ -9,8 +9,10 @@ import type { Database } from '../db/client.ts';
 import { invalid, tooLarge, unsupportedType } from '../domain/errors.ts';
 import { errorBodySchema } from '../http/errors.ts';
 import { importTable, MAX_IMPORT_ROWS, readTable } from '../io/import.ts';
+import { suggestedDateOrder } from '../io/import-formats.ts';
 import { tableLimits } from '../io/table.ts';
 import { xlsxLimits } from '../io/xlsx-reader.ts';
+import { registerImportJobRoutes, registerImportPreviewRoutes } from './import-jobs.ts';
 
 /**
  * `POST /api/v1/{resource}/import`: a CSV or XLSX file (multipart, one part
@@ -18,6 +20,8 @@ import { xlsxLimits } from '../io/xlsx-reader.ts';
  * parser the file routes register.
  */
 export function registerImportRoutes(app: FastifyInstance, database: Database, config: Config): void {
+  registerImportPreviewRoutes(app, database, config);
+  registerImportJobRoutes(app, database, config);
   const api = app.withTypeProvider<ZodTypeProvider>();
   for (const entity of entityList) {
     // The shared rule decides which entities can be imported, here and in the web app.
@@ -28,7 +32,7 @@ export function registerImportRoutes(app: FastifyInstance, database: Database, c
         schema: {
           tags: [entity.labelPlural],
           summary: `Import ${entity.labelPlural.toLowerCase()} from CSV or XLSX`,
-          description: `multipart/form-data with one part named \`file\`: a .csv (UTF-8, or UTF-16 with a byte order mark) or the first sheet of an .xlsx, at most ${config.maxUploadBytes} bytes (and ${xlsxLimits.inflatedBytes} once unzipped, at most ${xlsxLimits.inflateRatio} times its size), ${MAX_IMPORT_ROWS} rows (${tableLimits.rows} with blank ones), ${tableLimits.columns} columns and ${tableLimits.cellChars} characters a cell; a file over a limit is refused as soon as it passes it (413 for sizes and rows, 400 otherwise). The first row names the columns by field label (as an export writes them) or field name; references are given by name, money by an amount column and a "<label> currency" column, lists as \`a; b\`. Every row is checked first: any error answers 400 with \`fields\` keyed \`<row>.<field>\` and nothing is written; otherwise all rows are created in one transaction.`,
+          description: `multipart/form-data with one part named \`file\`: a .csv (UTF-8, or UTF-16 with a byte order mark) or the first sheet of an .xlsx, at most ${config.maxUploadBytes} bytes (and ${xlsxLimits.inflatedBytes} once unzipped, at most ${xlsxLimits.inflateRatio} times its size), ${MAX_IMPORT_ROWS} rows (${tableLimits.rows} with blank ones), ${tableLimits.columns} columns and ${tableLimits.cellChars} characters a cell; a file over a limit is refused as soon as it passes it (413 for sizes and rows, 400 otherwise). The first row names the columns by field label (as an export writes them) or field name; references are given by name, money by an amount column and a "<label> currency" column, lists as \`a; b\`; dates and numbers as spreadsheets write them (\`Dec 31, 2004\`, \`31/12/2004\`, \`3,421.567\`, \`3 421,567\`), each column read one way decided from its values (the day/month order of dates that could all be either way from Accept-Language). Every row is checked first: any error answers 400 with \`fields\` keyed \`<row>.<field>\` and nothing is written; otherwise all rows are created in one transaction.`,
           consumes: ['multipart/form-data'],
           response: {
             201: z.object({ created: z.number(), ignoredColumns: z.array(z.string()) }),
@@ -60,6 +64,7 @@ export function registerImportRoutes(app: FastifyInstance, database: Database, c
           const outcome = await importTable(database, described, readTable(bytes, part.filename), {
             actor: request.actor,
             ip: request.ip,
+            dateOrder: suggestedDateOrder(request.headers['accept-language']),
           });
           return reply.code(201).send(outcome);
         },

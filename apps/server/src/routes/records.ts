@@ -22,7 +22,7 @@ import type { Actor } from '../auth/actor.ts';
 import { type RecordChangeType, recordChange } from '../auth/audit.ts';
 import { currentDescription } from '../crud/custom-fields.ts';
 import { relationScope } from '../crud/list-compiler.ts';
-import { createRecord, deleteRecord, getRecord, listRecords, updateRecord } from '../crud/records.ts';
+import { createRecord, deleteRecord, getRecord, listRecords, readRecord, updateRecord } from '../crud/records.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { notFound } from '../domain/errors.ts';
 import type { RouteAccess } from '../http/auth.ts';
@@ -111,9 +111,10 @@ function registerEntityRoutes(
           tags,
           summary: `Export ${entity.labelPlural.toLowerCase()} as CSV or XLSX`,
           description: `Every row of the list the parameters describe (\`select\`, \`filter\`, \`sort\`, \`q\`; paging
-parameters are ignored), read a keyset page at a time: each matching row once. Columns are the selected fields under
+parameters are ignored), no row cap, streamed as the client reads it. Columns are the selected fields under
 their labels (all but system bookkeeping without \`select\`); references are named, money is an amount and a currency
-column, lists are joined with "; ".`,
+column, lists are joined with "; ". CSV is written by the database: on PostgreSQL one \`COPY ... TO STDOUT\` (the rows
+as they were when the export started), on PGlite keyset pages (each matching row once). XLSX is written a page at a time.`,
           querystring: listQueryStringSchema.extend({ format: z.enum(exportFormats).default('csv') }),
           response: errorResponses,
         },
@@ -196,14 +197,14 @@ column, lists are joined with "; ".`,
         const described = await readerDescription(database, entity, request.actor);
         const query = parseGetQuery(described, request.query);
         limitJoins(request.actor, query);
-        const row = await getRecord(
+        const { row, version } = await readRecord(
           database,
           described,
           request.params.id,
           query,
           readableScope(entity, request.actor),
         );
-        return sendRecord(reply, row);
+        return sendRecord(reply, row, 200, version);
       },
     });
   }
@@ -287,8 +288,16 @@ column, lists are joined with "; ".`,
       handler: async (request, reply) => {
         const version = versionFromIfMatch(request.headers['if-match'], false);
         await assertRowReadable(database, entity, request.params.id, request.actor);
-        await deleteRecord(database, entity, request.params.id, version, dataDir, (tx) =>
-          audit(request, tx, 'recordDeleted', request.params.id),
+        // With its custom fields, so that the history entry keeps their values too.
+        const described = await currentDescription(database, entity);
+        await deleteRecord(
+          database,
+          described,
+          request.params.id,
+          version,
+          dataDir,
+          (tx) => audit(request, tx, 'recordDeleted', request.params.id),
+          request.actor.userId,
         );
         return reply.code(204).send(null);
       },

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { bothScopes, readableScope } from '../access/reading.ts';
 import { ROOT, relationScope } from '../crud/list-compiler.ts';
 import { column } from '../crud/sql-fragments.ts';
-import type { Database } from '../db/client.ts';
+import { type Database, jsonValue } from '../db/client.ts';
 import { columnName, currencyColumnName } from '../db/columns.ts';
 import { notFound } from '../domain/errors.ts';
 import { errorBodySchema } from '../http/errors.ts';
@@ -133,10 +133,7 @@ export function registerRelationTotalRoutes(app: FastifyInstance, database: Data
               totalsSql(entity, ownerScope, description, id, related, scope.where),
             );
             if (!row?.found) throw notFound(`${entity.label} ${id}`);
-            const sums = (typeof row?.sums === 'string' ? JSON.parse(row.sums) : (row?.sums ?? {})) as Record<
-              string,
-              Record<string, number | string> | null
-            >;
+            const sums = jsonValue(row.sums ?? {}) as Record<string, Record<string, number | string> | null>;
             return {
               count: Number(row?.count ?? 0),
               sums: Object.fromEntries(

@@ -221,7 +221,8 @@ describe('a role with no permissions', () => {
    * Routes anyone signed in may use: their own account, the user and role lists, reference data, the
    * definitions of custom fields (forms and lists need them), the dashboard, their own saved views
    * (a view of a list they may not read answers 404, not 403: another user's views are not theirs to know),
-   * the fund metrics calculator (it computes over the body and reads no stored data).
+   * the fund metrics calculator (it computes over the body and reads no stored data), recent activity and
+   * global search (each tells only what the reader's lists show).
    */
   const readable = 'users|roles|countries|currencies|states|entityFieldTypes|custom-data|customFieldGroups';
   const allowed = [
@@ -229,6 +230,10 @@ describe('a role with no permissions', () => {
     new RegExp(`^GET /api/v1/(${readable})(/1|/1/(states|fields)(/totals)?|/aggregates)?$`),
     new RegExp(`^POST /api/v1/(${readable})/query$`),
     /^GET \/api\/v1\/configs\/summaries$/,
+    // Recent activity is open like the dashboard: it tells each reader only what their lists show (empty here).
+    /^GET \/api\/v1\/activity$/,
+    // Global search likewise: each record type only to its readers (none here, so no results).
+    /^GET \/api\/v1\/search$/,
     /^(GET|POST|PATCH|DELETE) \/api\/v1\/views(\/at|\/1)?$/,
     /^POST \/api\/v1\/analytics\/fund-metrics$/,
   ];

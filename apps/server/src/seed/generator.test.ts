@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type Database, openDatabase } from '../db/client.ts';
 import { seedDemoIfEmpty } from './demo.ts';
-import { demoCounts, type EntityRows, generateDataset, QUARTERS, type Row } from './generator.ts';
+import { demoCounts, type EntityRows, generateDataset, QUARTERS, quarterEnds, type Row } from './generator.ts';
 import { readReferenceData, seedDatabase } from './load.ts';
 import type { ReferenceData } from './places.ts';
 
@@ -35,7 +35,22 @@ describe('the data generator', () => {
     expect(again).toEqual(first);
     expect(other.companies).not.toEqual(first.companies);
     expect(first.companies).toHaveLength(demoCounts.companies);
-    expect(first.fundPerformances).toHaveLength(demoCounts.funds * QUARTERS);
+    expect(new Set(first.fundPerformances?.map((p) => p.fundId)).size).toBe(demoCounts.funds);
+    expect(first.fundCashFlows?.length).toBeGreaterThan(demoCounts.funds * QUARTERS);
+  });
+
+  it('gives the demo funds peers: several funds share a vintage and a strategy (their quartiles are ranked)', () => {
+    const funds = materialize(generateDataset(reference, demoCounts)).funds ?? [];
+    const cohorts = new Map<string, number>();
+    for (const fund of funds) {
+      const key = `${fund.vintageYear} ${fund.strategy}`;
+      cohorts.set(key, (cohorts.get(key) ?? 0) + 1);
+    }
+    const ranked = [...cohorts.values()].filter((n) => n >= 2);
+    expect(
+      ranked.reduce((sum, n) => sum + n, 0),
+      JSON.stringify([...cohorts]),
+    ).toBeGreaterThanOrEqual(4);
   });
 
   it('makes rows that the API would accept', () => {
@@ -71,8 +86,24 @@ describe('the data generator', () => {
     // Cumulative figures never go down from one quarter to the next.
     const byFund = new Map<unknown, Row[]>();
     for (const p of data.fundPerformances ?? []) byFund.set(p.fundId, [...(byFund.get(p.fundId) ?? []), p]);
-    for (const quarters of byFund.values()) {
-      expect(quarters).toHaveLength(QUARTERS);
+    const flowsByFund = new Map<unknown, Row[]>();
+    for (const f of data.fundCashFlows ?? []) flowsByFund.set(f.fundId, [...(flowsByFund.get(f.fundId) ?? []), f]);
+    for (const [fund, quarters] of byFund) {
+      // The last QUARTERS quarter ends, and every year end before them since the first call.
+      const dates = quarters.map((q) => String(q.asOfDate));
+      expect(dates.slice(-QUARTERS)).toEqual(quarterEnds);
+      for (const date of dates.slice(0, -QUARTERS)) expect(date.endsWith('-12-31'), date).toBe(true);
+      // A statement's paid-in and distributed are its fund's flows up to its date.
+      const flows = flowsByFund.get(fund) ?? [];
+      for (const q of quarters) {
+        const upTo = flows.filter((f) => String(f.date) <= String(q.asOfDate));
+        const sum = (types: string[]) =>
+          upTo
+            .filter((f) => types.includes(String(f.type)))
+            .reduce((total, f) => total + (f.amount as { amount: number }).amount, 0);
+        expect(q.paidIn).toBe(sum(['Capital call', 'Fee outside commitment']));
+        expect(q.distributed).toBe(sum(['Distribution', 'Recallable distribution', 'In-kind distribution']));
+      }
       for (let i = 1; i < quarters.length; i++) {
         const [before, after] = [quarters[i - 1] as Row, quarters[i] as Row];
         expect(String(after.asOfDate) > String(before.asOfDate)).toBe(true);
@@ -91,14 +122,16 @@ describe('the data generator', () => {
         (select count(*)::int from fund_performances) as performances,
         (select count(*)::int from companies c join states s on s.id = c.hq_state_id
           where s.country_id <> c.hq_country_id) as orphans`);
-    expect(counts).toEqual({ companies: demoCounts.companies, performances: demoCounts.funds * QUARTERS, orphans: 0 });
+    const performances = timings.find((t) => t.table === 'fund_performances')?.rows;
+    expect(performances).toBeGreaterThan(demoCounts.funds * QUARTERS);
+    expect(counts).toEqual({ companies: demoCounts.companies, performances, orphans: 0 });
     const [created] = await database.rows<{ id: number }>(
       sql`insert into companies (name) values ('After the seed') returning id::int as id`,
     );
     expect(created?.id).toBe(demoCounts.companies + 1);
     // Dropped indexes and foreign keys are all back.
     const [{ indexes }] = (await database.rows<{ indexes: number }>(
-      sql`select count(*)::int as indexes from pg_indexes where tablename = 'companies' and indexname = 'companies_name_legal_name_domain_trgm_idx'`,
+      sql`select count(*)::int as indexes from pg_indexes where tablename = 'companies' and indexname = 'companies_name_trgm_idx'`,
     )) as [{ indexes: number }];
     expect(indexes).toBe(1);
     const [owners] = await database.rows<{ first: number; admin: number }>(sql`

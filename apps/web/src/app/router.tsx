@@ -1,4 +1,4 @@
-import { allPermissions, type Permission } from '@data-platform/shared/permissions';
+import type { Permission } from '@data-platform/shared/permissions';
 import { type ComponentType, isValidElement, type ReactElement, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
@@ -12,10 +12,10 @@ import {
   useLoaderData,
   useLocation,
 } from 'react-router';
-import { canRead, holds } from '../entity/access.ts';
-import { recordPageRoutes } from '../entity/record-page-routes.tsx';
+import { allPermissions, canRead, holds } from '../entity/access.ts';
+import { type RecordSections, recordPageRoutes } from '../entity/record-page-routes.tsx';
 import { availableResourceRoutes } from '../entity/resource-routes.ts';
-import { i18n, loadSignedInNamespaces } from '../i18n/i18n.ts';
+import { i18n, loadFeatureNamespaces, loadSignedInNamespaces } from '../i18n/i18n.ts';
 import { languageOfPath, languages } from '../i18n/languages.ts';
 import { type CurrentUser, loadCurrentUser } from '../store/auth-slice.ts';
 import type { ResourceArea } from '../store/resource-slices.ts';
@@ -89,6 +89,21 @@ function guardedPage(
 const featureListPages: Partial<Record<ResourceArea, () => Promise<ComponentType>>> = {
   users: async () => (await import('../features/users/users-page.tsx')).UsersPage,
   entityFieldTypes: async () => (await import('../features/custom-data/custom-data-page.tsx')).CustomDataPage,
+  funds: async () => (await fundScreens()).listPage(),
+  deals: async () => (await pipelineScreens()).dealsListPage(),
+};
+
+/** The funds screens' loaders, one small module (see features/funds/screens.ts). */
+const fundScreens = async () => (await import('../features/funds/screens.ts')).fundScreens;
+
+/** The deal pipeline's screens: the deals list with its Board toggle, the board (features/pipeline/screens.ts). */
+const pipelineScreens = async () => (await import('../features/pipeline/screens.ts')).pipelineScreens;
+
+/** Show pages with a section of their own: a fund's analytics and cash flows, how a performance record was made, a deal's stages. */
+const recordSections: RecordSections = {
+  funds: async () => (await fundScreens()).fundSection(),
+  fundPerformances: async () => (await fundScreens()).performanceSection(),
+  deals: async () => (await pipelineScreens()).stageSection(),
 };
 
 const forbidden = () => data(null, { status: 403, statusText: i18n.t('errors:forbidden') });
@@ -181,7 +196,13 @@ export function createAppRouter(store: AppStore, loadDataAreas: LoadDataAreas) {
   const signedInRoutes: RouteObject[] = [
     {
       index: true,
-      ...page(requireUser, async () => (await import('../features/dashboard/home-page.tsx')).HomePage),
+      ...page(requireUser, async () => {
+        const [{ HomePage }] = await Promise.all([
+          import('../features/dashboard/home-page.tsx'),
+          loadFeatureNamespaces('activity', 'funds'),
+        ]);
+        return HomePage;
+      }),
     },
     // A list at its root path, and its saved views at `<root>/views/<slug>`.
     ...availableResourceRoutes.flatMap((route) =>
@@ -197,7 +218,23 @@ export function createAppRouter(store: AppStore, loadDataAreas: LoadDataAreas) {
         }),
       ),
     ),
-    ...recordPageRoutes(requireUser),
+    ...recordPageRoutes(
+      requireUser,
+      recordSections,
+      async () => (await import('../features/history/parts.ts')).historyParts,
+    ),
+    {
+      path: 'deals/board',
+      ...page(requireRead('deals'), async () => (await pipelineScreens()).boardPage()),
+    },
+    {
+      path: 'funds/compare',
+      ...page(requireRead('funds'), async () => (await fundScreens()).comparisonPage()),
+    },
+    {
+      path: ':resource/duplicates',
+      ...page(requireUser, async () => (await import('../features/duplicates/screens.ts')).duplicatesPage()),
+    },
     {
       path: 'users/:id/show',
       ...page(requireRead('users'), async () => (await import('../features/users/user-show-page.tsx')).UserShowPage),

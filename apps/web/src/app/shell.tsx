@@ -5,6 +5,7 @@ import {
   IconArrowsExchange,
   IconBuildingBank,
   IconBuildingSkyscraper,
+  IconChartBar,
   IconChartLine,
   IconCoins,
   IconDatabaseCog,
@@ -12,16 +13,18 @@ import {
   IconListCheck,
   IconMail,
   IconPigMoney,
+  IconSearch,
   IconUsers,
   IconUsersGroup,
 } from '@tabler/icons-react';
-import { lazy, useEffect } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, Outlet, useLocation } from 'react-router';
 import { canRead, holds } from '../entity/access.ts';
 import { RecordModalSlot, type RecordModals } from '../entity/record-modal-slot.tsx';
 import { availableResourceRoutes } from '../entity/resource-routes.ts';
 import { loadToasts } from '../entity/toasts.ts';
+import { loadFeatureNamespaces } from '../i18n/i18n.ts';
 import { stripLanguage } from '../i18n/languages.ts';
 import { useLocalizedPath } from '../i18n/use-localized-path.ts';
 import { useAppSelector } from '../store/hooks.ts';
@@ -52,7 +55,30 @@ const featureModals: Record<string, RecordModals> = {
   },
 };
 
-/** The signed-in layout: header with the user's menu, sidebar, and the page. */
+/** The search palette, fetched with its texts when first opened: the shell holds only its button and shortcut. */
+const CommandPalette = lazy(async () => {
+  const [loaded] = await Promise.all([
+    import('../features/search/command-palette.tsx'),
+    loadFeatureNamespaces('search'),
+  ]);
+  return { default: loaded.CommandPalette };
+});
+
+/** Ctrl-K, or ⌘-K on a Mac, anywhere: opens the search palette. */
+function useSearchShortcut(open: () => void): void {
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === 'k') {
+        event.preventDefault();
+        open();
+      }
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, [open]);
+}
+
+/** The signed-in layout: header with the search, the user's menu, sidebar, and the page. */
 export function Shell() {
   // The signed-in pages show messages through react-toastify directly: its container mounts with the shell.
   useEffect(() => {
@@ -60,6 +86,10 @@ export function Shell() {
   }, []);
   const { t } = useTranslation(['common', 'entities']);
   const [opened, { toggle, close }] = useDisclosure();
+  // Mounted from the first opening on, so that it keeps its state (and its code stays unfetched until then).
+  const [search, setSearch] = useState<'never' | 'open' | 'closed'>('never');
+  const openSearch = useMemo(() => () => setSearch('open'), []);
+  useSearchShortcut(openSearch);
   // Below the `sm` breakpoint the closed sidebar is off screen: out of the tab order and the accessibility tree too.
   const narrow = useMediaQuery('(max-width: 47.99em)');
   const location = useLocation();
@@ -75,19 +105,30 @@ export function Shell() {
   const listResource = availableResourceRoutes.find(
     (route) => current === route.path || current.startsWith(`${route.path}/views/`),
   )?.resource;
-  const isActive = (path: string) => (path === '/' ? current === '/' : current.startsWith(path));
   const links = [
     { path: '/', label: t('nav.home'), Icon: IconHome },
     ...availableResourceRoutes
       .filter((route) => route.sidebar !== false && canRead(user, route.resource))
-      .map((route) => ({
-        path: route.path,
-        label: route.labelKey ? t(route.labelKey) : t(`entities:resources.${route.resource}.other`),
-        Icon: icons[route.resource] ?? IconDatabaseCog,
-      })),
+      .flatMap((route) => [
+        {
+          path: route.path,
+          label: route.labelKey ? t(route.labelKey) : t(`entities:resources.${route.resource}.other`),
+          Icon: icons[route.resource] ?? IconDatabaseCog,
+        },
+        // The comparison of funds sits under the funds.
+        ...(route.resource === 'funds'
+          ? [{ path: '/funds/compare', label: t('nav.compareFunds'), Icon: IconChartBar }]
+          : []),
+      ]),
     // The outbox shows mail (with sign-in links) to administrators only: every permission.
     ...(holds(user, allPermissions) ? [{ path: '/outbox', label: t('nav.outbox'), Icon: IconMail }] : []),
   ];
+  // The link whose path is the longest start of the current one (segment by segment): /funds/compare is not /funds.
+  const activePath = links
+    .map((link) => link.path)
+    .filter((path) => current === path || (path !== '/' && current.startsWith(`${path}/`)))
+    .sort((a, b) => b.length - a.length)[0];
+  const isActive = (path: string) => path === activePath;
 
   return (
     <AppShell
@@ -109,7 +150,16 @@ export function Shell() {
               </Group>
             </UnstyledButton>
           </Group>
-          {user ? <UserMenu user={user} /> : null}
+          <Group gap="sm" wrap="nowrap">
+            <UnstyledButton className={classes.search} onClick={openSearch} aria-keyshortcuts="Control+K Meta+K">
+              <IconSearch size={16} aria-hidden />
+              <span className={classes.searchLabel}>{t('list.search')}</span>
+              <kbd className={classes.kbd} aria-hidden>
+                {/Mac|iPhone|iPad/.test(navigator.platform) ? '⌘K' : 'Ctrl K'}
+              </kbd>
+            </UnstyledButton>
+            {user ? <UserMenu user={user} /> : null}
+          </Group>
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="xs" component="nav" aria-label={t('nav.main')} inert={narrow && !opened}>
@@ -132,6 +182,11 @@ export function Shell() {
       <AppShell.Main id="main" tabIndex={-1}>
         <InsideMain.Provider value={true}>{user ? <Outlet /> : null}</InsideMain.Provider>
         {user && listResource ? <RecordModalSlot resource={listResource} modals={featureModals[listResource]} /> : null}
+        {search === 'never' ? null : (
+          <Suspense fallback={null}>
+            <CommandPalette opened={search === 'open'} onClose={() => setSearch('closed')} />
+          </Suspense>
+        )}
       </AppShell.Main>
     </AppShell>
   );

@@ -20,12 +20,17 @@ function roleName(name: string, t: CellT): string {
   return t(`users:builtInRoles.${name}.name`, { defaultValue: name });
 }
 
+/** A referenced row's name in the interface's language (`useLocalizedNames(resource).name`): a country's. */
+export type LocalName = (id: unknown, stored: string) => string;
+
 /**
  * One value of a row, shown as its field type's widget says, in the
  * interface's language. A function, not a component, so that a grid asks for
- * the language once rather than once per cell it shows.
+ * the language once rather than once per cell it shows. A grid gives
+ * `localName` too, worked out once for all its rows: without it, each
+ * country cell is a component asking the store and the language itself.
  */
-export function cellContent(row: Row, column: Column, t: CellT, format: Formatters): ReactNode {
+export function cellContent(row: Row, column: Column, t: CellT, format: Formatters, localName?: LocalName): ReactNode {
   const { name, field, reference } = column;
   if (reference) {
     const related = row[reference.relation] as Record<string, unknown> | null | undefined;
@@ -34,6 +39,7 @@ export function cellContent(row: Row, column: Column, t: CellT, format: Formatte
     if (field.to === 'roles') return roleName(String(shown), t);
     // A country in the interface's language: the joined name is the stored English one.
     if (localizesNames(field.to)) {
+      if (localName) return localName(related?.id ?? row[name], String(shown));
       return <LocalizedName resource={field.to ?? ''} id={related?.id ?? row[name]} stored={String(shown)} />;
     }
     return String(shown);

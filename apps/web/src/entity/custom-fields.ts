@@ -2,7 +2,7 @@ import { isCustomizable, withCustomFields } from '@data-platform/shared/entities
 import type { EntityDescription } from '@data-platform/shared/entities/entity';
 import { useMemo } from 'react';
 import { useCustomFieldDefinitionsQuery } from '../store/custom-fields-area.ts';
-import { describedEntity } from './resource-routes.ts';
+import { describedEntity } from './described-entity.ts';
 
 /**
  * The resource's description with its custom fields, and whether they have

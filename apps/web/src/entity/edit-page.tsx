@@ -58,7 +58,7 @@ function RecordEditor({ resource, id, onDone }: { resource: string; id: number; 
   } = useRecordQuery({ resource, id, join }, { skip: !Number.isSafeInteger(id), refetchOnMountOrArgChange: true });
   // A record gone since it was read is not edited from the cache.
   const record = error ? undefined : loaded;
-  if (isLoading || !ready) return <Loader size="sm" aria-label={t('common:list.loading')} />;
+  if (isLoading || !ready) return <Loader size="sm" role="status" aria-label={t('common:list.loading')} />;
   if (!record) {
     return (
       <Alert color="red" role="alert" title={t('show.missingTitle')}>

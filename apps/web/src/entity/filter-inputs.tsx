@@ -1,6 +1,7 @@
 import type { FieldDescription } from '@data-platform/shared/fields/field-types';
 import { Loader } from '@mantine/core';
 import { lazy, Suspense } from 'react';
+import { useTranslation } from 'react-i18next';
 
 /**
  * The widgets' filter inputs load with the first one shown (a filter being
@@ -29,8 +30,9 @@ export function ValueInput({
   onChange: (value: string | undefined, name?: string) => void;
   several?: boolean;
 }) {
+  const { t } = useTranslation();
   return (
-    <Suspense fallback={<Loader size="sm" />}>
+    <Suspense fallback={<Loader size="sm" role="status" aria-label={t('common:list.loading')} />}>
       <WidgetFilter field={field} label={label} value={value} onChange={onChange} several={several} />
     </Suspense>
   );

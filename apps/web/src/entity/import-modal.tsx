@@ -2,16 +2,40 @@ import { Button } from '@mantine/core';
 import { IconUpload } from '@tabler/icons-react';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { loadFeatureNamespaces } from '../i18n/i18n.ts';
 
-// The dialog (its file input and refusal table) loads when first opened, not with the list (issue #11).
-const ImportDialog = lazy(async () => ({ default: (await import('./import-dialog.tsx')).ImportDialog }));
+// The wizard (its steps, tables and texts) loads when first opened, not with the list (issue #11).
+const ImportWizard = lazy(async () => {
+  const [wizard] = await Promise.all([import('./import/import-wizard.tsx'), loadFeatureNamespaces('transfer')]);
+  return { default: wizard.ImportWizard };
+});
 
-/** Import: a button that opens the import dialog (import-dialog.tsx). */
+/** The page's address names the import job followed (`?import=<id>`): a reload shows it again. */
+const JOB_PARAM = 'import';
+
+/**
+ * Import: a button that opens the import wizard (entity/import). While a
+ * job is followed its id is in the page's address, so that the wizard opens
+ * on it again after a reload.
+ */
 export function ImportButton({ resource }: { resource: string }) {
   const { t } = useTranslation();
-  const [opened, setOpened] = useState(false);
-  // Mounted from its first opening on, so that it closes with its transition.
-  const [used, setUsed] = useState(false);
+  const [search, setSearch] = useSearchParams();
+  const jobId = /^\d+$/.test(search.get(JOB_PARAM) ?? '') ? Number(search.get(JOB_PARAM)) : null;
+  const [opened, setOpened] = useState(jobId !== null);
+  // Mounted from its first opening on, so that it closes with its transition; a new wizard each opening.
+  const [opening, setOpening] = useState(jobId !== null ? 1 : 0);
+  const setJob = (id: number | null) =>
+    setSearch(
+      (now) => {
+        const next = new URLSearchParams(now);
+        if (id === null) next.delete(JOB_PARAM);
+        else next.set(JOB_PARAM, String(id));
+        return next;
+      },
+      { replace: true },
+    );
   return (
     <>
       <Button
@@ -19,15 +43,25 @@ export function ImportButton({ resource }: { resource: string }) {
         variant="default"
         leftSection={<IconUpload size={14} aria-hidden />}
         onClick={() => {
-          setUsed(true);
+          setOpening((n) => n + 1);
           setOpened(true);
         }}
       >
         {t('actions.import')}
       </Button>
-      {used ? (
+      {opening > 0 ? (
         <Suspense fallback={null}>
-          <ImportDialog resource={resource} opened={opened} onClose={() => setOpened(false)} />
+          <ImportWizard
+            key={opening}
+            resource={resource}
+            opened={opened}
+            jobId={jobId}
+            onJob={setJob}
+            onClose={() => {
+              setOpened(false);
+              if (jobId !== null) setJob(null);
+            }}
+          />
         </Suspense>
       ) : null}
     </>

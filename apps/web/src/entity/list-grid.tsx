@@ -32,11 +32,13 @@ import { type Formatters, useFormat } from '../i18n/format.ts';
 import { stripLanguage } from '../i18n/languages.ts';
 import { useLocalizedPath } from '../i18n/use-localized-path.ts';
 import type { Row } from '../store/resource-slices.ts';
-import { type CellT, cellContent } from './cell-value.tsx';
+import { type CellT, cellContent, type LocalName } from './cell-value.tsx';
 import type { Column } from './columns.ts';
 import { type CellPosition, movedCell } from './grid-keyboard.ts';
+import { rememberingT } from './grid-text.ts';
 import classes from './list-grid.module.css';
 import { sortKeys } from './list-state.ts';
+import { localizesNames, useLocalizedNames } from './localized-names.tsx';
 import { recordPath } from './record-routes.ts';
 import { resourceRoutes } from './resource-routes.ts';
 
@@ -143,8 +145,13 @@ export interface ListGridProps {
  */
 export function ListGrid(props: ListGridProps) {
   const { rows, columns, label, sort, onSort, selection, onSelectionChange, actions, total, busy } = props;
-  const { t } = useTranslation(['common', 'options']);
+  const { t: translate } = useTranslation(['common', 'options']);
+  const t = useMemo(() => rememberingT(translate), [translate]);
   const format = useFormat();
+  // Countries named in the interface's language once for the grid, not by a component (store and language hooks)
+  // in each country cell of each row drawn.
+  const localized = useMemo(() => columns.find((column) => localizesNames(column.field.to))?.field.to, [columns]);
+  const localName = useLocalizedNames(localized).name;
   const scrollRef = useRef<HTMLDivElement>(null);
   const { pathname } = useLocation();
   const resource = props.resource ?? resourceAt(pathname);
@@ -219,8 +226,23 @@ export function ListGrid(props: ListGridProps) {
     [selection, onSelectionChange],
   );
 
+  // Whether the columns are wider than the grid: only then are the row actions held at its right edge (sticky).
+  // A sticky cell is a layer of its own in every row drawn, work each frame for nothing while all columns fit.
+  const [wide, setWide] = useState(false);
+  useLayoutEffect(() => {
+    const scroller = scrollRef.current;
+    const table = scroller?.firstElementChild;
+    if (!scroller || !table) return;
+    const measure = () => setWide(scroller.scrollWidth > scroller.clientWidth);
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(scroller);
+    observer.observe(table);
+    return () => observer.disconnect();
+  }, []);
+
   return (
-    <div ref={scrollRef} className={classes.scroller} data-testid="list-grid">
+    <div ref={scrollRef} className={classes.scroller} data-testid="list-grid" data-wide={wide || undefined}>
       <table
         // The grid pattern (ARIA): one tab stop, arrows between the cells; its table keeps the rows' and cells' roles.
         // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: a table is the grid role's own element.
@@ -298,6 +320,7 @@ export function ListGrid(props: ListGridProps) {
           follow={follow}
           t={t}
           format={format}
+          localName={localName}
           onEndReached={props.onEndReached}
           resource={resource}
           previewId={props.previewId ?? null}
@@ -325,6 +348,7 @@ interface GridBodyProps {
   follow: (href: string) => void;
   t: CellT;
   format: Formatters;
+  localName: LocalName;
   onEndReached: () => void;
   resource: string | undefined;
   previewId: number | null;
@@ -601,6 +625,7 @@ const GridRow = memo(function GridRow({
   recordHref,
   t,
   format,
+  localName,
   activeCell,
   editing,
   editor,
@@ -630,18 +655,18 @@ const GridRow = memo(function GridRow({
       {columns.map((column, i) =>
         column.name === editing ? (
           <td key={column.name} className={classes.cell} data-editing tabIndex={stop(before + i)}>
-            <div className={classes.value}>{cellContent(row, column, t, format)}</div>
+            <div className={classes.value}>{cellContent(row, column, t, format, localName)}</div>
             {editor(row, column)}
           </td>
         ) : href && column.name === display && !column.reference ? (
           <td key={column.name} className={classes.cell} tabIndex={stop(before + i)}>
             <a href={href} className={`${classes.value} ${classes.name}`}>
-              {cellContent(row, column, t, format) || rowName(row)}
+              {cellContent(row, column, t, format, localName) || rowName(row)}
             </a>
           </td>
         ) : (
           <td key={column.name} className={classes.cell} tabIndex={stop(before + i)}>
-            <div className={classes.value}>{cellContent(row, column, t, format)}</div>
+            <div className={classes.value}>{cellContent(row, column, t, format, localName)}</div>
           </td>
         ),
       )}

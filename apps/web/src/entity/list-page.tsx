@@ -1,7 +1,6 @@
 import { allFields } from '@data-platform/shared/entities/entity';
 import { recordName, recordNameJoins } from '@data-platform/shared/entities/record-name';
 import { Alert, Button, Group, Loader, Stack, Text } from '@mantine/core';
-import { IconEdit, IconEye, IconTrash } from '@tabler/icons-react';
 import type { RowSelectionState } from '@tanstack/react-table';
 import { lazy, type ReactNode, Suspense, useCallback, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -66,7 +65,7 @@ export interface ListPageProps {
 export function ListPage(props: ListPageProps) {
   const { t } = useTranslation();
   // Custom fields first: columns and saved views may name them.
-  if (!useEntity(props.resource).ready) return <Loader size="sm" aria-label={t('list.loading')} />;
+  if (!useEntity(props.resource).ready) return <Loader size="sm" role="status" aria-label={t('list.loading')} />;
   // One resource per mounted list: its data area's hooks stay the same while it lives.
   return <LoadedListPage key={props.resource} {...props} />;
 }
@@ -184,15 +183,15 @@ function LoadedListPage({ resource, rootPath, createLabel, toolbar, header, rowA
             <RowActionLink
               to={localized(recordPath(resource, row.id, 'show') ?? rootPath)}
               label={t('list.showRow', { name })}
-              icon={IconEye}
+              icon="show"
             />
           ) : null}
-          {mayEdit ? <RowActionLink to={editHref(row.id)} label={t('list.editRow', { name })} icon={IconEdit} /> : null}
+          {mayEdit ? <RowActionLink to={editHref(row.id)} label={t('list.editRow', { name })} icon="edit" /> : null}
           {rowActions?.(row)}
           {mayDelete && (mayDeleteRow?.(row) ?? true) ? (
             <RowActionButton
               label={t('list.deleteRow', { name })}
-              icon={IconTrash}
+              icon="delete"
               color="red"
               onClick={() => setDeleting([bulkRow(row)])}
             />
@@ -296,7 +295,7 @@ function LoadedListPage({ resource, rootPath, createLabel, toolbar, header, rowA
       </Group>
       {list.loaded && list.rows.length === 0 ? <Text c="dimmed">{t('list.empty')}</Text> : null}
       <Group justify="center" mih={36}>
-        {list.loading ? <Loader size="sm" aria-label={t('list.loading')} /> : null}
+        {list.loading ? <Loader size="sm" role="status" aria-label={t('list.loading')} /> : null}
         {list.hasMore && !list.loading ? (
           <Button variant="default" onClick={list.loadMore}>
             {t('actions.loadMore')}

@@ -1,20 +1,18 @@
 import type { EntityDescription } from '@data-platform/shared/entities/entity';
-import { Button, Group, Text, TextInput, Title } from '@mantine/core';
-import { IconPlus, IconSearch } from '@tabler/icons-react';
-import { type ReactNode, useEffect, useMemo, useState } from 'react';
+import { Button, Group, Text, Title } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
+import { type ReactNode, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { useFormat } from '../i18n/format.ts';
 import { formatTotal } from '../i18n/totals.ts';
-import type { FilterCondition, Layout } from '../store/layouts-slice.ts';
+import type { Layout } from '../store/layouts-slice.ts';
 import { ColumnChooser } from './column-chooser.tsx';
 import { ExportMenu } from './export-menu.tsx';
 import { ImportButton } from './import-modal.tsx';
-import { ListFilters } from './list-filters.tsx';
+import { ListSearchRow } from './list-search-row.tsx';
 import type { ListView } from './list-state.ts';
 import { ListViews } from './list-views.tsx';
-
-const SEARCH_DELAY_MS = 300;
 
 /** What the user may do on the list, as the role allows. */
 export interface ListAbilities {
@@ -58,15 +56,6 @@ export function ListToolbar({
   const [search] = useSearchParams();
   const plural = t(`entities:resources.${entity.name}.other`);
 
-  // Search as the user types, once they pause.
-  const [searchText, setSearchText] = useState(view.q);
-  useEffect(() => setSearchText(view.q), [view.q]);
-  useEffect(() => {
-    if (searchText === view.q) return;
-    const timer = setTimeout(() => onChange({ q: searchText }), SEARCH_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [searchText, view.q, onChange]);
-
   const createHref = useMemo(() => {
     const params = new URLSearchParams(search);
     params.set('create', '1');
@@ -98,6 +87,11 @@ export function ListToolbar({
           <ColumnChooser entity={entity} shows={view.shows} onChange={(shows) => onChange({ shows })} />
           {may.import ? <ImportButton resource={entity.name} /> : null}
           {may.export ? <ExportMenu resource={entity.name} params={exportParams} /> : null}
+          {entity.duplicates ? (
+            <Button component={Link} to={`${rootPath}/duplicates`} size="xs" variant="default">
+              {t('list.duplicates')}
+            </Button>
+          ) : null}
           {may.create ? (
             <Button component={Link} to={createHref} size="xs" leftSection={<IconPlus size={14} aria-hidden />}>
               {createLabel ?? t('actions.create')}
@@ -107,23 +101,7 @@ export function ListToolbar({
         </Group>
       </Group>
       {header}
-      <Group gap="xs" align="center" wrap="wrap">
-        <TextInput
-          type="search"
-          size="xs"
-          w={260}
-          leftSection={<IconSearch size={14} aria-hidden />}
-          placeholder={t('list.search')}
-          aria-label={t('list.search')}
-          value={searchText}
-          onChange={(event) => setSearchText(event.currentTarget.value)}
-        />
-        <ListFilters
-          entity={entity}
-          filters={view.filters}
-          onChange={(filters: FilterCondition[]) => onChange({ filters })}
-        />
-      </Group>
+      <ListSearchRow entity={entity} view={view} onChange={onChange} />
     </>
   );
 }

@@ -64,7 +64,7 @@ export function RecordPreview({ resource, id, editHref, onClose }: RecordPreview
           </div>
           <CloseButton aria-label={t('grid:preview.close')} onClick={onClose} />
         </Group>
-        {isLoading || !ready ? <Loader size="sm" aria-label={t('common:list.loading')} /> : null}
+        {isLoading || !ready ? <Loader size="sm" role="status" aria-label={t('common:list.loading')} /> : null}
         {!isLoading && ready && !record ? (
           <Alert color="red" role="alert">
             {t('grid:preview.missing')}

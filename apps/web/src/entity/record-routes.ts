@@ -1,19 +1,20 @@
-import type { AccessAction, EntityDescription } from '@data-platform/shared/entities/entity';
-import { navigableEntities } from '@data-platform/shared/entities/registry';
+import type { AccessAction } from '@data-platform/shared/entities/entity';
 import type { CurrentUser } from '../store/auth-slice.ts';
 import { useAppSelector } from '../store/hooks.ts';
 import { can } from './access.ts';
+import type { ManifestRoute } from './derive-entity-manifest.ts';
+import { entityManifest } from './entity-manifest.ts';
 import { listPathOf } from './resource-routes.ts';
 
-type RecordScreens = NonNullable<NonNullable<EntityDescription['navigation']>['records']>;
+type RecordScreens = ManifestRoute['records'];
 
 /**
  * The resources with record screens and how (see `navigation.records` on the
- * descriptions): the spec's route table, and any entity added since. All are
- * created in a modal.
+ * descriptions, through the entity manifest): the spec's route table, and any
+ * entity added since. All are created in a modal.
  */
 const recordScreens: ReadonlyMap<string, RecordScreens> = new Map(
-  navigableEntities.flatMap((entity) => (entity.navigation?.records ? [[entity.name, entity.navigation.records]] : [])),
+  entityManifest.routes.flatMap((route) => (route.records ? [[route.resource, route.records]] : [])),
 );
 
 const resourcesWith = (match: (screens: RecordScreens) => boolean) =>

@@ -1,6 +1,5 @@
-import type { EntityDescription } from '@data-platform/shared/entities/entity';
-import { findEntity, navigableEntities } from '@data-platform/shared/entities/registry';
 import type { ResourceArea } from '../store/resource-slices.ts';
+import { entityManifest } from './entity-manifest.ts';
 
 /** A list screen in the sidebar: its root path and the resource it lists. */
 export interface ResourceRoute {
@@ -12,19 +11,20 @@ export interface ResourceRoute {
   sidebar?: false;
 }
 
-/** The list screens, in sidebar order: the descriptions' `navigation`. */
-export const resourceRoutes: readonly ResourceRoute[] = navigableEntities.map((entity) => {
-  const { path, labelKey, sidebar } = entity.navigation as NonNullable<EntityDescription['navigation']>;
-  return {
+/** The list screens, in sidebar order: the descriptions' `navigation` (through the entity manifest). */
+export const resourceRoutes: readonly ResourceRoute[] = entityManifest.routes.map(
+  ({ path, resource, labelKey, sidebar }) => ({
     path,
-    resource: entity.name as ResourceArea,
+    resource: resource as ResourceArea,
     ...(labelKey ? { labelKey } : {}),
     ...(sidebar === false ? { sidebar } : {}),
-  };
-});
+  }),
+);
 
 /** The list screens whose resource the API describes (custom data comes with its entity description). */
-export const availableResourceRoutes = resourceRoutes.filter((route) => findEntity(route.resource) !== undefined);
+export const availableResourceRoutes = resourceRoutes.filter((route) =>
+  Object.hasOwn(entityManifest.entities, route.resource),
+);
 
 /** The list screen of a resource, if it has one. */
 export function listPathOf(resource: string): string | undefined {
@@ -34,10 +34,4 @@ export function listPathOf(resource: string): string | undefined {
 /** `?filter[field][op]=value` for one condition, as the list grammar writes it. */
 export function filterSearch(field: string, op: string, value?: string): string {
   return `?filter[${field}][${op}]${value === undefined ? '' : `=${encodeURIComponent(value)}`}`;
-}
-
-export function describedEntity(resource: string): EntityDescription {
-  const entity = findEntity(resource);
-  if (!entity) throw new Error(`No entity description for ${resource}`);
-  return entity;
 }

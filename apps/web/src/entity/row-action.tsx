@@ -11,6 +11,14 @@ import classes from './row-action.module.css';
 const actionClass = `${classes.action} mantine-focus-auto mantine-active`;
 const ICON_SIZE = 16;
 
+/** The icons every list row draws, as one masked element each (row-action.module.css); others are Tabler components. */
+export type RowIcon = 'show' | 'edit' | 'delete';
+
+function ActionIcon({ icon: Shown }: { icon: Icon | RowIcon }) {
+  if (typeof Shown === 'string') return <span className={classes.icon} data-icon={Shown} aria-hidden />;
+  return <Shown size={ICON_SIZE} aria-hidden />;
+}
+
 /** The actions of one row, side by side. */
 export function RowActions({ children }: { children: ReactNode }) {
   return <div className={classes.actions}>{children}</div>;
@@ -21,10 +29,10 @@ export function RowActions({ children }: { children: ReactNode }) {
  * address). The list grid follows it in the app on a plain click, with one
  * handler for all its rows' links (list-grid.tsx), not a router hook each.
  */
-export function RowActionLink({ to, label, icon: IconShown }: { to: string; label: string; icon: Icon }) {
+export function RowActionLink({ to, label, icon }: { to: string; label: string; icon: Icon | RowIcon }) {
   return (
     <a href={to} className={actionClass} aria-label={label}>
-      <IconShown size={ICON_SIZE} aria-hidden />
+      <ActionIcon icon={icon} />
     </a>
   );
 }
@@ -32,18 +40,18 @@ export function RowActionLink({ to, label, icon: IconShown }: { to: string; labe
 /** An action done on the list screen itself, such as delete. */
 export function RowActionButton({
   label,
-  icon: IconShown,
+  icon,
   color,
   onClick,
 }: {
   label: string;
-  icon: Icon;
+  icon: Icon | RowIcon;
   color?: 'red';
   onClick: () => void;
 }) {
   return (
     <button type="button" className={actionClass} data-color={color} aria-label={label} onClick={onClick}>
-      <IconShown size={ICON_SIZE} aria-hidden />
+      <ActionIcon icon={icon} />
     </button>
   );
 }

@@ -4,7 +4,7 @@ import { attachableEntities } from '@data-platform/shared/entities/registry';
 import { Alert, Anchor, Button, Card, Group, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
-import { useMemo, useState } from 'react';
+import { type ComponentType, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { toast } from 'react-toastify';
@@ -81,8 +81,36 @@ export function RecordDetails({ resource, record }: { resource: string; record: 
   );
 }
 
-/** `/companies/7/show`: every field of the record, then its related records, tasks, notes and files. */
-export function ShowPage({ resource }: { resource: string }) {
+/**
+ * What a resource's page shows beyond the generic parts (a fund's analytics):
+ * drawn after the record's details, in place of the relation panels it names.
+ */
+export interface RecordSection {
+  Component: ComponentType<{ id: number; record: Row }>;
+  /** Relations the section shows itself: their generic panels are left out. */
+  relations?: readonly string[];
+}
+
+/**
+ * A record's history on its page (features/history, handed in by the router:
+ * entity/ does not import features/): the activity timeline, and on the page
+ * of a deleted record its restore.
+ */
+export interface RecordHistoryParts {
+  Timeline: ComponentType<{ resource: string; id: number; version: number }>;
+  Deleted: ComponentType<{ resource: string; id: number }>;
+}
+
+/** `/companies/7/show`: every field of the record, then its related records, tasks, notes, files and activity timeline. */
+export function ShowPage({
+  resource,
+  section,
+  history,
+}: {
+  resource: string;
+  section?: RecordSection;
+  history?: RecordHistoryParts;
+}) {
   const { t } = useTranslation(['record', 'common', 'entities']);
   const { entity, ready } = useEntity(resource);
   const id = Number(useParams().id);
@@ -101,7 +129,7 @@ export function ShowPage({ resource }: { resource: string }) {
   const [remove, removing] = useDeleteRecordMutation(resource);
   const listPath = localized(listPathOf(resource) ?? '/');
 
-  if (isLoading || !ready || deleted) return <Loader size="sm" aria-label={t('common:list.loading')} />;
+  if (isLoading || !ready || deleted) return <Loader size="sm" role="status" aria-label={t('common:list.loading')} />;
   // A record read before and gone since (back to its page after a delete) is not shown from the cache.
   const record = error ? undefined : loaded;
   if (!record) {
@@ -112,6 +140,11 @@ export function ShowPage({ resource }: { resource: string }) {
           <Anchor component={Link} to={listPath} size="sm">
             {t('show.backToList', { what: t(`entities:resources.${resource}.other`) })}
           </Anchor>
+          {history && attachableEntities.includes(resource) && Number.isSafeInteger(id) ? (
+            <Suspense fallback={null}>
+              <history.Deleted resource={resource} id={id} />
+            </Suspense>
+          ) : null}
         </Stack>
       </Alert>
     );
@@ -161,10 +194,13 @@ export function ShowPage({ resource }: { resource: string }) {
       </Group>
 
       <RecordDetails resource={resource} record={record} />
+      {section ? <section.Component id={id} record={record} /> : null}
 
-      {Object.entries(entity.relations ?? {}).map(([relation, description]) => (
-        <RelationPanel key={relation} resource={resource} id={id} relation={relation} description={description} />
-      ))}
+      {Object.entries(entity.relations ?? {})
+        .filter(([relation]) => !section?.relations?.includes(relation))
+        .map(([relation, description]) => (
+          <RelationPanel key={relation} resource={resource} id={id} relation={relation} description={description} />
+        ))}
       {attachableEntities.includes(resource) ? (
         <>
           <TasksPanel resource={resource} id={id} />
@@ -172,6 +208,11 @@ export function ShowPage({ resource }: { resource: string }) {
             <NotesPanel resource={resource} id={id} />
             <FilesPanel resource={resource} id={id} />
           </SimpleGrid>
+          {history ? (
+            <Suspense fallback={<Loader size="sm" role="status" aria-label={t('common:list.loading')} />}>
+              <history.Timeline resource={resource} id={id} version={Number(record.version)} />
+            </Suspense>
+          ) : null}
         </>
       ) : null}
 

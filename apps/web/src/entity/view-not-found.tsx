@@ -21,7 +21,7 @@ export function ViewStatusScreen({
 }) {
   const { t } = useTranslation();
   const localized = useLocalizedPath();
-  if (status === 'loading') return <Loader size="sm" aria-label={t('views.loading')} />;
+  if (status === 'loading') return <Loader size="sm" role="status" aria-label={t('views.loading')} />;
   return (
     <Stack gap="md" maw={640}>
       <Title order={1} size="h2">

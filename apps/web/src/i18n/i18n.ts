@@ -16,6 +16,12 @@ export const namespaces = [
   'users',
   'grid',
   'totals',
+  'activity',
+  'funds',
+  'transfer',
+  'pipeline',
+  'history',
+  'search',
 ] as const;
 
 /**
@@ -65,9 +71,23 @@ const lazyLocales: BackendModule = {
   },
 };
 
+/**
+ * The namespaces of one feature's screens (the dashboard's activity, the fund
+ * analytics, import and export): fetched by the route that shows them
+ * (`loadFeatureNamespaces` in its lazy loader), not with every signed-in
+ * screen, so that a list does not fetch them (the signed-in list's budget).
+ */
+const featureNamespaces: readonly Namespace[] = ['activity', 'funds', 'transfer', 'pipeline', 'history', 'search'];
+type Namespace = (typeof namespaces)[number];
+
 /** Fetches the namespaces of the signed-in screens, in the current language and its fallback. */
 export async function loadSignedInNamespaces(): Promise<void> {
-  await i18n.loadNamespaces([...namespaces]);
+  await i18n.loadNamespaces(namespaces.filter((namespace) => !featureNamespaces.includes(namespace)));
+}
+
+/** Fetches a feature's namespaces before its screen renders (no key shows untranslated meanwhile). */
+export async function loadFeatureNamespaces(...names: Namespace[]): Promise<void> {
+  await i18n.loadNamespaces(names);
 }
 
 /** Starts i18next: detection by path, html tag, cookie, browser; cached in localStorage. */

@@ -11,7 +11,7 @@
  * index providers publish them). A date before the first level or after the
  * last one has no level: the index metrics are then null with the date named.
  */
-import { type DatedFlow, dayNumber, type RateReason, xirr } from './rate.ts';
+import { type DatedFlow, dayNumber, type RateAnswer, type RateReason, solveRate, xirr } from './rate.ts';
 
 export interface IndexLevel {
   /** YYYY-MM-DD */
@@ -86,10 +86,23 @@ const YEAR_DAYS = 365;
  */
 function rateOf(flows: readonly DatedFlow[], asOf: string): RateMetric {
   const first = Math.min(...flows.map(({ date }) => dayNumber(date)));
-  const days = dayNumber(asOf) - first;
+  return reportedRate(xirr(flows), dayNumber(asOf) - first);
+}
+
+/**
+ * `rateOf` for flows whose dates are already day numbers (all valid), the
+ * as-of day among them: the same times in years, the same answer.
+ */
+function rateOfDays(days: readonly number[], amounts: readonly number[], asOfDay: number): RateMetric {
+  const start = Math.min(...days);
+  const timed = amounts.map((amount, i) => ({ time: ((days[i] as number) - start) / 365, amount }));
+  return reportedRate(solveRate(timed), asOfDay - start);
+}
+
+/** A rate as reported over `days`: annual over a year or more, else over the period. */
+function reportedRate(answer: RateAnswer, days: number): RateMetric {
   const annualised = days >= YEAR_DAYS;
   const reported = (annual: number) => (annualised ? annual : Math.expm1(Math.log1p(annual) * (days / 365)));
-  const answer = xirr(flows);
   const metric: RateMetric = { value: answer.value === null ? null : reported(answer.value), annualised, days };
   if (answer.reason) metric.reason = answer.reason;
   const notes = [
@@ -107,12 +120,14 @@ export function levelAt(index: readonly IndexLevel[], date: string): number | st
   return levelIn(sorted, date);
 }
 
-function sortedIndex(index: readonly IndexLevel[]): { day: number; date: string; level: number }[] {
+export function sortedIndex(index: readonly IndexLevel[]): { day: number; date: string; level: number }[] {
   return index.map(({ date, level }) => ({ day: dayNumber(date), date, level })).sort((a, b) => a.day - b.day);
 }
 
-function levelIn(sorted: readonly { day: number; date: string; level: number }[], date: string): number | string {
-  const day = dayNumber(date);
+/** An index's levels with their day numbers, by day: sorted once for many dates (the quarterly series). */
+export type SortedIndex = readonly { day: number; date: string; level: number }[];
+
+function levelIn(sorted: SortedIndex, date: string, day = dayNumber(date)): number | string {
   const first = sorted[0];
   const last = sorted.at(-1);
   if (!first || !last) return 'The index has no levels';
@@ -172,6 +187,62 @@ export function fundMetrics({ flows: allFlows, nav, index, committed }: FundMetr
 
 type IndexMetrics = Pick<FundMetrics, 'ksPme' | 'lnPme' | 'pmePlus' | 'directAlpha'>;
 
+/** A flow with its date as a day number (dayNumber). */
+export interface DayFlow {
+  date: string;
+  day: number;
+  amount: number;
+}
+
+/**
+ * Each flow's growth factor to the as-of date in the index, I(T) / I(t), the
+ * contributions and distributions so grown, and Kaplan–Schoar's PME; or why
+ * the index does not cover a date.
+ */
+function grownByIndex(
+  flows: readonly DayFlow[],
+  nav: DatedFlow,
+  asOfDay: number,
+  sorted: SortedIndex,
+): { growth: number[]; contributionsGrown: number; distributionsGrown: number; ksPme: Metric } | string {
+  const finalLevel = levelIn(sorted, nav.date, asOfDay);
+  if (typeof finalLevel === 'string') return finalLevel;
+  const growth: number[] = [];
+  for (const { date, day } of flows) {
+    const level = levelIn(sorted, date, day);
+    if (typeof level === 'string') return level;
+    growth.push(finalLevel / level);
+  }
+  let contributionsGrown = 0;
+  let distributionsGrown = 0;
+  flows.forEach(({ amount }, i) => {
+    if (amount < 0) contributionsGrown -= amount * (growth[i] as number);
+    else distributionsGrown += amount * (growth[i] as number);
+  });
+  // Kaplan–Schoar: distributions and NAV over contributions, each grown by the index to the as-of date.
+  const ksPme = ratio(
+    distributionsGrown + nav.amount,
+    contributionsGrown,
+    'no_contributions',
+    'There are no contributions to compare with',
+  );
+  return { growth, contributionsGrown, distributionsGrown, ksPme };
+}
+
+/**
+ * Direct Alpha (Gredil, Griffiths & Stucke 2014) from `discrete`, the IRR a of the flows compounded by the
+ * index to the as-of date, the NAV last: alpha = ln(1 + a), continuously compounded per year.
+ */
+function directAlphaOf(discrete: RateMetric): DirectAlphaMetric {
+  const directAlpha: DirectAlphaMetric = {
+    ...discrete,
+    value: discrete.value === null ? null : Math.log1p(discrete.value),
+    discrete: discrete.value,
+  };
+  if (discrete.roots) directAlpha.roots = discrete.roots.map(Math.log1p);
+  return directAlpha;
+}
+
 function indexMetrics(
   flows: readonly DatedFlow[],
   nav: DatedFlow,
@@ -193,29 +264,16 @@ function indexMetrics(
   };
   if (!index || index.length === 0) return allNull('no_index', 'No index was given');
   const sorted = sortedIndex(index);
-  const finalLevel = levelIn(sorted, asOf);
-  if (typeof finalLevel === 'string') return allNull('index_not_covering', finalLevel);
-  // Each flow's growth factor to the as-of date in the index: I(T) / I(t).
-  const growth: number[] = [];
-  for (const { date } of flows) {
-    const level = levelIn(sorted, date);
-    if (typeof level === 'string') return allNull('index_not_covering', level);
-    growth.push(finalLevel / level);
-  }
-  let contributionsGrown = 0;
-  let distributionsGrown = 0;
-  flows.forEach(({ amount }, i) => {
-    if (amount < 0) contributionsGrown -= amount * (growth[i] as number);
-    else distributionsGrown += amount * (growth[i] as number);
-  });
-
-  // Kaplan–Schoar: distributions and NAV over contributions, each grown by the index to the as-of date.
-  const ksPme = ratio(
-    distributionsGrown + nav.amount,
-    contributionsGrown,
-    'no_contributions',
-    'There are no contributions to compare with',
+  const grown = grownByIndex(
+    flows.map(({ date, amount }) => ({ date, day: dayNumber(date), amount })),
+    nav,
+    dayNumber(asOf),
+    sorted,
   );
+  if (typeof grown === 'string') return allNull('index_not_covering', grown);
+  const { growth, contributionsGrown, distributionsGrown, ksPme } = grown;
+  const compounded = flows.map(({ date, amount }, i) => ({ date, amount: amount * (growth[i] as number) }));
+  const directAlpha = directAlphaOf(rateOf([...compounded, { date: asOf, amount: nav.amount }], asOf));
 
   // Long–Nickels (ICM): the same flows in and out of the index; what is left at the as-of date is the index NAV.
   const lnNav = contributionsGrown - distributionsGrown;
@@ -242,17 +300,6 @@ function indexMetrics(
     pmePlus = { irr: { ...metric, annualised, days }, lambda: metric };
   }
 
-  // Direct Alpha (Gredil, Griffiths & Stucke 2014): the IRR a of the flows compounded by the index to the
-  // as-of date, the NAV last; alpha = ln(1 + a), continuously compounded per year.
-  const compounded = flows.map(({ date, amount }, i) => ({ date, amount: amount * (growth[i] as number) }));
-  const discrete = rateOf([...compounded, { date: asOf, amount: nav.amount }], asOf);
-  const directAlpha: DirectAlphaMetric = {
-    ...discrete,
-    value: discrete.value === null ? null : Math.log1p(discrete.value),
-    discrete: discrete.value,
-  };
-  if (discrete.roots) directAlpha.roots = discrete.roots.map(Math.log1p);
-
   return {
     ksPme,
     lnPme: {
@@ -263,4 +310,59 @@ function indexMetrics(
     pmePlus,
     directAlpha,
   };
+}
+
+/** What each point of the quarterly series shows (fund-series.ts): the multiples, the IRR and, with an index, KS-PME and Direct Alpha. */
+export type SeriesMetrics = Pick<FundMetrics, 'paidIn' | 'distributed' | 'nav' | 'dpi' | 'rvpi' | 'tvpi' | 'irr'> &
+  Partial<Pick<FundMetrics, 'ksPme' | 'directAlpha'>>;
+
+/**
+ * `fundMetrics` cut to what the quarterly series shows, for many as-of dates:
+ * the flows' days already known (valid dates, all on or before the as-of
+ * day), the index sorted once. The same values as `fundMetrics` (tested on
+ * random funds), without solving the Long–Nickels and PME+ rates nobody
+ * reads there and without parsing a date again.
+ */
+export function seriesMetrics(
+  flows: readonly DayFlow[],
+  nav: DatedFlow,
+  asOfDay: number,
+  index: SortedIndex | undefined,
+): SeriesMetrics {
+  let paidIn = 0;
+  let distributed = 0;
+  for (const { amount } of flows) {
+    if (amount < 0) paidIn -= amount;
+    else distributed += amount;
+  }
+  const navValue = nav.amount;
+  const nothingPaid = 'Nothing was paid in: the multiples divide by paid-in capital';
+  const days = flows.map(({ day }) => day);
+  days.push(asOfDay);
+  const amounts = flows.map(({ amount }) => amount);
+  amounts.push(navValue);
+  const irr = rateOfDays(days, amounts, asOfDay);
+  const metrics: SeriesMetrics = {
+    paidIn: { value: paidIn },
+    distributed: { value: distributed },
+    nav: { value: navValue },
+    dpi: ratio(distributed, paidIn, 'nothing_paid_in', nothingPaid),
+    rvpi: ratio(navValue, paidIn, 'nothing_paid_in', nothingPaid),
+    tvpi: ratio(distributed + navValue, paidIn, 'nothing_paid_in', nothingPaid),
+    irr,
+  };
+  if (!index) return metrics;
+  const allNull = (reason: MetricReason, message: string): SeriesMetrics => {
+    const metric = undefinedMetric(reason, message);
+    const rate: RateMetric = { ...metric, annualised: irr.annualised, days: irr.days };
+    return { ...metrics, ksPme: metric, directAlpha: { ...rate, discrete: null } };
+  };
+  if (index.length === 0) return allNull('no_index', 'No index was given');
+  const grown = grownByIndex(flows, nav, asOfDay, index);
+  if (typeof grown === 'string') return allNull('index_not_covering', grown);
+  const compounded = flows.map(({ amount }, i) => amount * (grown.growth[i] as number));
+  compounded.push(navValue);
+  metrics.ksPme = grown.ksPme;
+  metrics.directAlpha = directAlphaOf(rateOfDays(days, compounded, asOfDay));
+  return metrics;
 }

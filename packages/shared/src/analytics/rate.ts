@@ -164,53 +164,212 @@ const SCAN_WORK = 1e7;
 const SCAN_SCALE = 1e-3;
 
 /**
- * The signs of the scaled NPV and of its slope at many u, each in O(flows)
- * multiplications: the flows are summed from the far end (Horner's rule over
- * the gaps between their times), each gap's discount factor computed once per
- * u. Every factor is at most 1 (from the last flow back for u ≥ 0, from the
+ * The scaled NPV of `flows` summed from the far end (Horner's rule over the
+ * gaps between their times), each gap's discount factor computed once per u.
+ * Every factor is at most 1 (from the last flow back for u ≥ 0, from the
  * first forward for u < 0), as in `scaledValue`, whose function this is.
+ * Besides the value and the slope, `evaluate` sums the same terms in absolute
+ * value, times the distance in time and its square (A, B, C: bounds on the
+ * value, the slope and the slope's slope from u outwards, away from zero).
  */
-function npvSigns(flows: readonly TimedFlow[], points: readonly number[]): { value: number; slope: number }[] {
-  const gapIndex = new Map<number, number>();
-  const gaps: number[] = [];
-  const gapOf: number[] = [];
-  for (let i = 1; i < flows.length; i++) {
-    const gap = (flows[i] as TimedFlow).time - (flows[i - 1] as TimedFlow).time;
-    // Equal gaps (a day is 1/365 of a year) may differ in the last bit after subtraction: one key for both.
-    const key = Math.round(gap * 1e9);
-    if (!gapIndex.has(key)) {
-      gapIndex.set(key, gapIndex.size);
-      gaps.push(gap);
+class HornerNpv {
+  readonly gaps: Float64Array;
+  readonly gapAt: Int32Array;
+  readonly amounts: Float64Array;
+  readonly factors: Float64Array;
+  /** The sum of the gaps: the span in time as the sum sees it. */
+  readonly span: number;
+  value = 0;
+  slope = 0;
+  a = 0;
+  b = 0;
+  c = 0;
+
+  constructor(flows: readonly TimedFlow[]) {
+    const gapIndex = new Map<number, number>();
+    const gaps: number[] = [];
+    const gapOf: number[] = [];
+    for (let i = 1; i < flows.length; i++) {
+      const gap = (flows[i] as TimedFlow).time - (flows[i - 1] as TimedFlow).time;
+      // Equal gaps (a day is 1/365 of a year) may differ in the last bit after subtraction: one key for both.
+      const key = Math.round(gap * 1e9);
+      if (!gapIndex.has(key)) {
+        gapIndex.set(key, gapIndex.size);
+        gaps.push(gap);
+      }
+      gapOf.push(gapIndex.get(key) as number);
     }
-    gapOf.push(gapIndex.get(key) as number);
+    this.gaps = Float64Array.from(gaps);
+    this.gapAt = Int32Array.from(gapOf);
+    this.amounts = Float64Array.from(flows, ({ amount }) => amount);
+    this.factors = new Float64Array(gaps.length);
+    let span = 0;
+    let drift = 0;
+    gapOf.forEach((gap, i) => {
+      span += gaps[gap] as number;
+      drift = Math.max(drift, Math.abs(span - ((flows[i + 1] as TimedFlow).time - (flows[0] as TimedFlow).time)));
+    });
+    this.span = span;
+    this.timeError = drift + 2 * (gapOf.length + 1) * Number.EPSILON * span;
   }
-  const factors = new Float64Array(gaps.length);
-  const amounts = Float64Array.from(flows, ({ amount }) => amount);
-  const gapAt = Int32Array.from(gapOf);
-  const n = amounts.length;
-  return points.map((u) => {
+
+  /**
+   * How far apart the times the sum sees (the gaps added up, equal gaps
+   * merged) and the flows' own times can be: the two sums are of slightly
+   * different functions.
+   */
+  readonly timeError: number;
+
+  /** The sums at u, scaled as on the side of zero `negative` says (u's own side unless told). */
+  evaluate(u: number, negative = u < 0): void {
+    const { gaps, gapAt, amounts, factors } = this;
+    const n = amounts.length;
     for (let g = 0; g < gaps.length; g++) factors[g] = Math.exp(-Math.abs(u) * (gaps[g] as number));
     let sum: number;
     let slope = 0;
-    if (u >= 0) {
+    let a: number;
+    let b = 0;
+    let c = 0;
+    if (!negative) {
       sum = amounts[n - 1] as number;
+      a = Math.abs(sum);
       for (let i = n - 2; i >= 0; i--) {
         const gap = gapAt[i] as number;
         const factor = factors[gap] as number;
-        slope = (slope - sum * (gaps[gap] as number)) * factor;
+        const width = gaps[gap] as number;
+        slope = (slope - sum * width) * factor;
         sum = sum * factor + (amounts[i] as number);
+        c = (c + 2 * width * b + width * width * a) * factor;
+        b = (b + a * width) * factor;
+        a = a * factor + Math.abs(amounts[i] as number);
       }
     } else {
       sum = amounts[0] as number;
+      a = Math.abs(sum);
       for (let i = 1; i < n; i++) {
         const gap = gapAt[i - 1] as number;
         const factor = factors[gap] as number;
-        slope = (slope + sum * (gaps[gap] as number)) * factor;
+        const width = gaps[gap] as number;
+        slope = (slope + sum * width) * factor;
         sum = sum * factor + (amounts[i] as number);
+        c = (c + 2 * width * b + width * width * a) * factor;
+        b = (b + a * width) * factor;
+        a = a * factor + Math.abs(amounts[i] as number);
       }
     }
-    return { value: Math.sign(sum), slope: Math.sign(slope) };
-  });
+    this.value = sum;
+    this.slope = slope;
+    this.a = a;
+    this.b = b;
+    this.c = c;
+  }
+}
+
+/** A relative margin on the absolute sums A, B, C for their own rounding (about n·ε each). */
+const BOUND_MARGIN = 1 + 1e-6;
+/** Rounding errors per flow, in units of ε, allowed for the Horner sums (about 3 are possible: the product, the sum, exp). */
+const ROUNDING_PER_FLOW = 8;
+
+/**
+ * The signs of the scaled NPV and of its slope at the points (ascending, 0
+ * among them), exactly as the Horner sum computes them at every point, but
+ * without computing it at most points. From zero outwards on each side, the
+ * sum at a point p bounds how far both signs provably stay what they are:
+ * beyond p (away from zero) the slope is at most B(p) in size and the slope's
+ * slope at most C(p), and the sum's rounding error at most
+ * ε·(8·n·A(p) + |u|·B(p)) for the value, ε·(8·n·(B(p) + span·A(p)) + |u|·C(p))
+ * for the slope. Where the value exceeds twice its error bound plus
+ * B(p)·distance, the true value keeps its sign and so does the sum (which
+ * errs less than the true value's size); likewise the slope. Points within
+ * that distance take p's signs; the next point beyond is computed. Near a
+ * rate or a turning point every point is computed, as before.
+ */
+export function npvSigns(flows: readonly TimedFlow[], grid: Grid, horner = new HornerNpv(flows)): Signs {
+  const n = flows.length;
+  const span = horner.span;
+  const signs: Signs = { value: new Int8Array(grid.length), slope: new Int8Array(grid.length) };
+  const zeroAt = firstAtLeastZero(grid);
+  const sweep = (from: number, step: 1 | -1) => {
+    for (let i = from; i >= 0 && i < grid.length; ) {
+      const p = grid.at(i);
+      horner.evaluate(p);
+      const value = Math.sign(horner.value);
+      const slope = Math.sign(horner.slope);
+      signs.value[i] = value;
+      signs.slope[i] = slope;
+      const floor = 1e-300 * (1 + horner.a * (1 + span + span * span));
+      const a = horner.a * BOUND_MARGIN + floor;
+      const b = horner.b * BOUND_MARGIN + floor;
+      const c = horner.c * BOUND_MARGIN + floor;
+      const roundings = ROUNDING_PER_FLOW * (n + 2);
+      const valueReach =
+        (Math.abs(horner.value) - 2 * Number.EPSILON * (roundings * a + Math.abs(p) * b)) /
+        (b * (1 + 2 * Number.EPSILON));
+      const slopeReach =
+        (Math.abs(horner.slope) - 2 * Number.EPSILON * (roundings * (b + span * a) + Math.abs(p) * c)) /
+        (c * (1 + 2 * Number.EPSILON));
+      const reach = Math.min(valueReach, slopeReach) * (1 - 1e-9);
+      // The farthest point within reach (the points are in order): binary search.
+      let last = i;
+      if (reach > 0) {
+        let far = step > 0 ? grid.length - 1 : 0;
+        while (last !== far) {
+          const middle = step > 0 ? Math.ceil((last + far) / 2) : Math.floor((last + far) / 2);
+          if (Math.abs(grid.at(middle) - p) <= reach) last = middle;
+          else far = middle - step;
+        }
+      }
+      const [low, high] = step > 0 ? [i, last + 1] : [last, i + 1];
+      signs.value.fill(value, low, high);
+      signs.slope.fill(slope, low, high);
+      i = last + step;
+    }
+  };
+  if (zeroAt < grid.length) sweep(zeroAt, 1);
+  sweep(zeroAt - 1, -1);
+  return signs;
+}
+
+/** The signs of the scaled NPV and of its slope at each point of a grid (0 at zero). */
+export interface Signs {
+  value: Int8Array;
+  slope: Int8Array;
+}
+
+/** Points in ascending order, computed when asked for. */
+export interface Grid {
+  length: number;
+  at(i: number): number;
+}
+
+/** The grid of an array of points. */
+export const gridOf = (points: readonly number[]): Grid => ({
+  length: points.length,
+  at: (i) => points[i] as number,
+});
+
+/** The first point at or above zero (the signs of the points are in order), or the length. */
+function firstAtLeastZero(grid: Grid): number {
+  let low = 0;
+  let high = grid.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (grid.at(middle) >= 0) high = middle;
+    else low = middle + 1;
+  }
+  return low;
+}
+
+/** The signs `npvSigns` answers, computed at every point: what it is tested against. */
+export function npvSignsAtEveryPoint(flows: readonly TimedFlow[], grid: Grid): Signs {
+  const horner = new HornerNpv(flows);
+  const signs: Signs = { value: new Int8Array(grid.length), slope: new Int8Array(grid.length) };
+  for (let i = 0; i < grid.length; i++) {
+    horner.evaluate(grid.at(i));
+    signs.value[i] = Math.sign(horner.value);
+    signs.slope[i] = Math.sign(horner.slope);
+  }
+  return signs;
 }
 
 /** Where the scaled NPV's slope is zero between a and b, whose slopes have opposite signs (bisection). */
@@ -236,32 +395,57 @@ function scanRoots(flows: readonly TimedFlow[], lo: number, hi: number): number[
   const count = Math.max(MIN_SCAN_POINTS, Math.min(MAX_SCAN_POINTS, Math.floor(SCAN_WORK / flows.length)));
   const wLo = Math.asinh(lo / SCAN_SCALE);
   const wHi = Math.asinh(hi / SCAN_SCALE);
-  const points = Array.from({ length: count + 1 }, (_, i) =>
-    i === 0 ? lo : i === count ? hi : SCAN_SCALE * Math.sinh(wLo + ((wHi - wLo) * i) / count),
-  );
-  const zeroAt = points.findIndex((u) => u >= 0);
-  if (zeroAt > 0 && points[zeroAt] !== 0) points.splice(zeroAt, 0, 0);
-  const signs = npvSigns(flows, points);
+  const scanned = (i: number) =>
+    i === 0 ? lo : i === count ? hi : SCAN_SCALE * Math.sinh(wLo + ((wHi - wLo) * i) / count);
+  // Zero is a point: inserted before the first positive one unless one is zero.
+  const zeroAt = firstAtLeastZero({ length: count + 1, at: scanned });
+  const inserted = zeroAt > 0 && zeroAt <= count && scanned(zeroAt) !== 0;
+  const grid: Grid = inserted
+    ? { length: count + 2, at: (i) => (i < zeroAt ? scanned(i) : i === zeroAt ? 0 : scanned(i - 1)) }
+    : { length: count + 1, at: scanned };
+  const horner = new HornerNpv(flows);
+  const signs = npvSigns(flows, grid, horner);
   const roots: number[] = [];
+  /**
+   * Whether the scaled NPV provably keeps its sign between a and b (on one
+   * side of zero) as both sums compute it, Horner's and `scaledValue`'s: then
+   * no turning point there can hide two rates, and none is looked for (its
+   * value would have had that sign). As in `npvSigns`, from the end nearer
+   * zero: the value there exceeds both sums' rounding errors, the distance
+   * between their functions and B·(b − a).
+   */
+  const keepsSign = (a: number, b: number) => {
+    const negative = b <= 0;
+    const far = Math.abs(negative ? a : b);
+    horner.evaluate(negative ? b : a, negative);
+    const floor = 1e-300 * (1 + horner.a * (1 + horner.span));
+    const bigA = horner.a * BOUND_MARGIN + floor;
+    const bigB = horner.b * BOUND_MARGIN + floor;
+    const roundings = Number.EPSILON * (ROUNDING_PER_FLOW * (flows.length + 2) * bigA + far * bigB);
+    const drift = 2 * far * 2 * horner.timeError * bigA;
+    return Math.abs(horner.value) * (1 - 1e-9) > 2 * roundings + drift + bigB * (b - a) * (1 + 2 * Number.EPSILON);
+  };
   const direct = (u: number) => Math.sign(scaledValue(flows, u).value);
   const solve = (a: number, b: number) => {
     const root = rootInBracket(flows, a, b);
     if (roots.length === 0 || root !== roots.at(-1)) roots.push(root);
   };
-  for (let i = 1; i < points.length; i++) {
-    const before = signs[i - 1] as { value: number; slope: number };
-    const after = signs[i] as { value: number; slope: number };
-    let [a, b] = [points[i - 1] as number, points[i] as number];
+  const { value: values, slope: slopes } = signs;
+  for (let i = 1; i < grid.length; i++) {
+    const before = { value: values[i - 1] as number, slope: slopes[i - 1] as number };
+    const after = { value: values[i] as number, slope: slopes[i] as number };
+    if (before.value === after.value && before.slope === after.slope && after.value !== 0) continue;
+    let [a, b] = [grid.at(i - 1), grid.at(i)];
     if (after.value === 0) roots.push(b);
     if (before.value === 0 || after.value === 0) continue;
     if (before.value !== after.value) {
       // The bracket as the direct sum sees it (the two agree but for rounding at a root's edge).
       if (direct(a) === direct(b)) {
-        [a, b] = [points[Math.max(0, i - 2)] as number, points[Math.min(points.length - 1, i + 1)] as number];
+        [a, b] = [grid.at(Math.max(0, i - 2)), grid.at(Math.min(grid.length - 1, i + 1))];
         if (direct(a) === direct(b)) continue;
       }
       solve(a, b);
-    } else if (before.slope !== 0 && after.slope !== 0 && before.slope !== after.slope) {
+    } else if (before.slope !== 0 && after.slope !== 0 && before.slope !== after.slope && !keepsSign(a, b)) {
       const turn = turningPoint(flows, a, b);
       const atTurn = direct(turn);
       if (atTurn === 0) roots.push(turn);
@@ -303,11 +487,16 @@ export function solveRate(flows: readonly TimedFlow[]): RateAnswer {
   }
   const rates = roots.map(Math.expm1).filter((rate) => Number.isFinite(rate) && rate > -1);
   if (rates.length === 0) {
+    // The roots are of ln(1 + rate): one far above zero is a rate too large for a number; one far below zero is a
+    // rate nearer −100 % than a number can be (1 + rate under 2^-53: rate rounds to −1).
     return roots.length > 0
       ? {
           value: null,
           reason: 'rate_out_of_range',
-          message: 'The rate that makes the present value zero is too large to be represented',
+          message:
+            (roots[0] as number) > 0
+              ? 'The rate that makes the present value zero is too large to be represented'
+              : 'The rate that makes the present value zero is nearer to -100 % than can be represented',
           signChanges,
         }
       : {

@@ -18,7 +18,7 @@ export const headquarters = {
     onDelete: 'setNull',
     within: { field: 'hqCountryId', relation: 'states' },
   },
-  city: { type: 'text', label: 'City', filterable: true, sortable: true, maxLength: 200 },
+  city: { type: 'text', label: 'City', filterable: true, sortable: true, searchable: true, maxLength: 200 },
 } as const satisfies Record<string, FieldDescription>;
 
 export const owner = {

@@ -66,4 +66,5 @@ export const companies = defineEntity({
   // each, a name-ordered walk finds a page of them within a few hundred rows (decision 0019).
   indexes: [['hqCountryId', 'name'], ['createdAt']],
   dedupKeys: ['domain', 'name'],
+  duplicates: true,
 });

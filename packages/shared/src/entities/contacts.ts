@@ -60,4 +60,5 @@ export const contacts = defineEntity({
     ['hqCountryId', 'fullName'],
   ],
   dedupKeys: ['email', 'fullName'],
+  duplicates: true,
 });

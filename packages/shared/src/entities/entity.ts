@@ -70,6 +70,13 @@ export interface EntityDescription {
   indexes?: string[][];
   /** Fields that identify the same real-world thing, in order of strength. */
   dedupKeys?: string[];
+  /**
+   * Its likely duplicates are listed for review and two records can be merged
+   * into one (apps/server/src/routes/duplicates.ts, decision 0032): pairs with
+   * the same value of a `dedupKeys` field (case-insensitive), or display names
+   * spelled alike (trigram similarity). Needs `dedupKeys`.
+   */
+  duplicates?: true;
   /** Rows belong to any one record, named by these two fields (notes, files). */
   attachedTo?: { entityField: string; idField: string };
   /**

@@ -48,6 +48,7 @@ export const funds = defineEntity({
   },
   relations: {
     performances: { kind: 'hasMany', to: 'fundPerformances', foreignKey: 'fundId' },
+    cashFlows: { kind: 'hasMany', to: 'fundCashFlows', foreignKey: 'fundId' },
     deals: { kind: 'hasMany', to: 'deals', foreignKey: 'fundId' },
     contacts: { kind: 'manyToMany', via: 'contactFunds', from: 'fundId', target: 'contactId' },
   },

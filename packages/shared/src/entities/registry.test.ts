@@ -22,7 +22,16 @@ const records = ['companies', 'funds', 'contacts', 'firms', 'deals', 'investors'
 
 describe('lists derived from the description flags', () => {
   it('data permissions: every flagged entity has each data action, and roles offer exactly those', () => {
-    expect(permissionedEntityNames).toEqual([...records, 'fundPerformances', 'tasks', 'notes', 'files']);
+    expect(permissionedEntityNames).toEqual([
+      ...records,
+      'fundPerformances',
+      'fundCashFlows',
+      'tasks',
+      'benchmarkIndexes',
+      'indexLevels',
+      'notes',
+      'files',
+    ]);
     for (const name of permissionedEntityNames) {
       for (const action of ['read', 'create', 'update', 'delete', 'import', 'export']) {
         expect(isPermission(`${name}:${action}`), `${name}:${action}`).toBe(true);
@@ -74,7 +83,10 @@ describe('lists derived from the description flags', () => {
       ['/deals', 'deals'],
       ['/investors', 'investors'],
       ['/fund-performances', 'fundPerformances'],
+      ['/fund-cash-flows', 'fundCashFlows'],
       ['/tasks', 'tasks'],
+      ['/benchmark-indexes', 'benchmarkIndexes'],
+      ['/index-levels', 'indexLevels'],
       ['/users', 'users'],
       ['/custom-data', 'entityFieldTypes'],
       ['/custom-field-groups', 'customFieldGroups'],
@@ -103,6 +115,9 @@ describe('lists derived from the description flags', () => {
       'deals',
       'investors',
       'fundPerformances',
+      'fundCashFlows',
+      'benchmarkIndexes',
+      'indexLevels',
       'contactCompanies',
       'contactFunds',
       'contactDeals',
@@ -117,7 +132,16 @@ describe('lists derived from the description flags', () => {
   it("the web app's data areas are the spec's (product spec §3), and those the spec does not name", () => {
     const notEntities = ['auth', 'lands', 'customFields', 'configs', 'layouts'];
     expect(clientStateEntities.map((e) => e.name).sort()).toEqual(
-      [...specDataAreas.filter((area) => !notEntities.includes(area)), 'roles', 'states', 'tasks', 'outbox'].sort(),
+      [
+        ...specDataAreas.filter((area) => !notEntities.includes(area)),
+        'roles',
+        'states',
+        'tasks',
+        'outbox',
+        'fundCashFlows',
+        'benchmarkIndexes',
+        'indexLevels',
+      ].sort(),
     );
   });
 });

@@ -1,4 +1,5 @@
 import { auditEvents } from './audit-events.ts';
+import { benchmarkIndexes, indexLevels } from './benchmark-indexes.ts';
 import { companies } from './companies.ts';
 import { contacts } from './contacts.ts';
 import { countries } from './countries.ts';
@@ -8,6 +9,7 @@ import { deals } from './deals.ts';
 import { type EntityDescription, entityNamesWith, inSidebarOrder, registerEntities } from './entity.ts';
 import { files } from './files.ts';
 import { firms } from './firms.ts';
+import { fundCashFlows } from './fund-cash-flows.ts';
 import { fundPerformances } from './fund-performances.ts';
 import { funds } from './funds.ts';
 import { investors } from './investors.ts';
@@ -58,6 +60,9 @@ export const entityList: readonly EntityDescription[] = [
   deals,
   investors,
   fundPerformances,
+  fundCashFlows,
+  benchmarkIndexes,
+  indexLevels,
   contactCompanies,
   contactFunds,
   contactDeals,

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { CellReading, ColumnFormat } from './cell-formats.ts';
 import type { FieldDescription } from './field-types.ts';
 import type { SchemaKit } from './value-schemas.ts';
 
@@ -148,10 +149,18 @@ export interface FieldTypeModule {
   /** Several spreadsheet columns per value; one when absent. */
   parts?: SpreadsheetParts;
   /**
-   * A non-blank cell as the API's value (or of one part); what cannot be
-   * read is passed on as it is, for the schema to name.
+   * What an import reads from this type's cells in a way the column decides
+   * (cell-formats.ts): dates (their day/month order) or numbers (their
+   * decimal mark).
    */
-  importCell(cell: Cell, part?: string): unknown;
+  importReads?: CellReading;
+  /**
+   * A non-blank cell as the API's value (or of one part), read with its
+   * column's `format` when the type has `importReads`; what cannot be read
+   * is passed on as it is, for the schema to name, or is a `CellProblem`
+   * saying why.
+   */
+  importCell(cell: Cell, part?: string, format?: ColumnFormat | null): unknown;
   /** A value as the export's cells: one, or one per part. */
   exportCells(value: unknown): Cell[];
   /** An API value as a form holds it. */

@@ -1,3 +1,4 @@
+import { type ColumnFormat, type NumberSigns, readDate, readNumber } from './cell-formats.ts';
 import type { Cell, FilterChoice, FilterOp, FormValue } from './field-type-module.ts';
 import type { FieldDescription } from './field-types.ts';
 
@@ -26,13 +27,26 @@ export const textChoices: readonly FilterChoice[] = ['contains', 'startsWith', '
 /** A cell as text: what text types import. */
 export const cellText = (cell: Cell): string => String(cell).trim();
 
-/** A cell as a number (spaces and thousands commas ignored); passed on as text when it is not one. */
-export function cellNumber(cell: Cell): unknown {
+/**
+ * A cell as a number, read with its column's decimal mark (cell-formats.ts:
+ * `3,421.567`, `3 421,567`, `(1,200)`; `signs` allows a currency or a
+ * percent sign around it); passed on as text when it is not one. A cell
+ * that holds a number (XLSX) is kept as it is.
+ */
+export function cellNumber(cell: Cell, _part?: string, format?: ColumnFormat | null, signs?: NumberSigns): unknown {
   if (typeof cell === 'number') return cell;
   const text = cellText(cell);
-  const number = Number(text.replace(/[\s,]/g, ''));
-  return Number.isFinite(number) ? number : text;
+  return readNumber(text, format, signs) ?? text;
 }
+
+/**
+ * A cell as a date, YYYY-MM-DD, read with its column's day/month order
+ * (cell-formats.ts: `2004-12-31`, `Dec 31, 2004`, `31-Dec-04`, `12/31/2004`);
+ * a problem naming the forms taken when it is none of them. XLSX date cells
+ * arrive as YYYY-MM-DD already.
+ */
+export const cellDate = (cell: Cell, _part?: string, format?: ColumnFormat | null): unknown =>
+  readDate(cellText(cell), format);
 
 /** `a; b` in one cell. */
 export const cellList = (cell: Cell): string[] =>

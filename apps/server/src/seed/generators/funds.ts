@@ -43,16 +43,25 @@ const fundSize: Record<string, number> = {
 export function* funds(ctx: SeedContext, rng: Rng): Generator<Row> {
   const inSeries = new Int32Array(ctx.counts.firms + 1);
   const firstVintage = new Int16Array(ctx.counts.firms + 1);
+  // The strategies of the funds made so far, by vintage: funds are ranked against peers of the same vintage
+  // and strategy (quartiles), so that even the small demo dataset has some.
+  const cohorts = new Map<number, string[]>();
   for (let id = 1; id <= ctx.counts.funds; id++) {
     const firm = ctx.counts.firms > 0 ? rng.int(1, ctx.counts.firms) : 0;
     const number = (inSeries[firm] as number) + 1;
     inSeries[firm] = number;
-    if (number === 1) firstVintage[firm] = rng.int(2005, 2016);
+    if (number === 1) {
+      const years = [...cohorts.keys()].filter((year) => year <= 2016);
+      firstVintage[firm] = years.length > 0 && rng.chance(0.5) ? rng.pick(years) : rng.int(2005, 2016);
+    }
     // Every fund has reported for all QUARTERS quarters, so none is younger than 2023.
     const vintage = Math.min(2023, (firstVintage[firm] as number) + 3 * (number - 1));
     const firmPlace = firm ? (ctx.firmPlaces[firm] as Place) : ctx.places.pick(rng);
     const currency = firmPlace.country.iso2 === 'GB' ? 'GBP' : firmPlace.currency === 'EUR' ? 'EUR' : 'USD';
-    const strategy = fundStrategy.pick(rng);
+    const peers = cohorts.get(vintage);
+    const strategy = peers && rng.chance(0.6) ? rng.pick(peers) : fundStrategy.pick(rng);
+    if (peers) peers.push(strategy);
+    else cohorts.set(vintage, [strategy]);
     const target = round2(rng.logNormal(fundSize[strategy] ?? 300e6, 0.6));
     const hardCap = round2(target * 1.25);
     const finalSize = Math.min(hardCap, round2(target * rng.float(0.75, 1.3)));

@@ -1,8 +1,10 @@
+import { benchmarkIndexes, indexLevels } from './benchmark-indexes.ts';
 import { companies } from './companies.ts';
 import { contacts } from './contacts.ts';
 import type { EntityGenerator } from './context.ts';
 import { deals } from './deals.ts';
 import { firms } from './firms.ts';
+import { fundCashFlows } from './fund-cash-flows.ts';
 import { fundPerformances } from './fund-performances.ts';
 import { funds } from './funds.ts';
 import { investors } from './investors.ts';
@@ -28,6 +30,9 @@ export const entityGenerators: Readonly<Record<string, EntityGenerator>> = {
   firms,
   funds,
   fundPerformances,
+  fundCashFlows,
+  benchmarkIndexes,
+  indexLevels,
   companies,
   contacts,
   deals,

@@ -24,8 +24,9 @@ function useSourceCurrency(props: ControlProps): string | undefined {
     { resource: from?.to ?? 'deals', id, select: from ? [from.money] : [] },
     { skip: !from || !Number.isInteger(id) || id <= 0 },
   );
-  const money = from && data ? (data[from.money] as Money | null | undefined) : undefined;
-  return money?.currency || undefined;
+  // The source is a money value (a deal's size) or a plain currency code (a fund's currency).
+  const source = from && data ? (data[from.money] as Money | string | null | undefined) : undefined;
+  return (typeof source === 'string' ? source : source?.currency) || undefined;
 }
 
 /**

@@ -4,12 +4,15 @@ import type { ReactNode } from 'react';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { canRead } from '../../entity/access.ts';
 import { listPathOf } from '../../entity/resource-routes.ts';
 import { useFormat } from '../../i18n/format.ts';
 import { formatTotal } from '../../i18n/totals.ts';
 import { useLocalizedPath } from '../../i18n/use-localized-path.ts';
 import { type GroupCount, loadSummaries } from '../../store/configs-slice.ts';
 import { useAppDispatch, useAppSelector } from '../../store/hooks.ts';
+import { PortfolioCard } from '../funds/portfolio-card.tsx';
+import { ActivityCard } from './activity-card.tsx';
 import { BreakdownTile } from './breakdown-tile.tsx';
 import { MyRecordsCard } from './my-records-card.tsx';
 import { MyTasksCard } from './my-tasks-card.tsx';
@@ -52,6 +55,8 @@ export function HomePage() {
   }, [dispatch]);
 
   const { counts, recentNotes, mine } = summaries;
+  // Portfolio totals read the funds, their cash flows and their NAV statements (GET /analytics/portfolio).
+  const readsPortfolio = ['funds', 'fundCashFlows', 'fundPerformances'].every((resource) => canRead(user, resource));
 
   return (
     <Stack gap="lg">
@@ -59,7 +64,7 @@ export function HomePage() {
         <Title order={1} size="h2">
           {t('welcome', { name: user?.fullName ?? '' })}
         </Title>
-        {loading ? <Loader size="sm" aria-label={t('common:list.loading')} /> : null}
+        {loading ? <Loader size="sm" role="status" aria-label={t('common:list.loading')} /> : null}
       </Group>
       {error ? (
         <Alert color="red" role="alert">
@@ -87,6 +92,7 @@ export function HomePage() {
           </SimpleGrid>
         </section>
       ) : null}
+      {readsPortfolio ? <PortfolioCard /> : null}
       <SimpleGrid cols={{ base: 1, md: 2, xl: 3 }} spacing="md">
         {mine ? <MyRecordsCard mine={mine} /> : null}
         <MyTasksCard />
@@ -121,6 +127,7 @@ export function HomePage() {
           </Tile>
         ) : null}
       </SimpleGrid>
+      <ActivityCard />
     </Stack>
   );
 }

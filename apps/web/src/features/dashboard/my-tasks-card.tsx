@@ -76,7 +76,7 @@ export function MyTasksCard() {
         <Title order={2} size="h4">
           {title}
         </Title>
-        {list.isFetching ? <Loader size="xs" /> : null}
+        {list.isFetching ? <Loader size="xs" role="status" aria-label={t('common:list.loading')} /> : null}
       </Group>
       {list.isSuccess && tasks.length === 0 ? (
         <Text c="dimmed" size="sm">

@@ -67,7 +67,7 @@ export function OutboxPage() {
           {error.message}
         </Alert>
       ) : null}
-      {isLoading ? <Loader size="sm" aria-label={t('common:list.loading')} /> : null}
+      {isLoading ? <Loader size="sm" role="status" aria-label={t('common:list.loading')} /> : null}
       {data && mails.length === 0 ? <Text c="dimmed">{t('outbox.empty')}</Text> : null}
       {mails.map((mail) => (
         <Card key={mail.id} withBorder radius="md" component="article" aria-label={mail.subject} data-testid="mail">

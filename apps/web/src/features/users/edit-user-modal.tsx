@@ -88,7 +88,7 @@ export function EditUserModal({ id, onClose }: { id: number; onClose: () => void
   const title = t('edit.title', { name: String(user?.fullName ?? user?.email ?? '') });
   return (
     <Modal closeButtonProps={{ 'aria-label': t('record:dialog.close') }} opened onClose={onClose} title={title}>
-      {isLoading ? <Loader size="sm" aria-label={t('common:list.loading')} /> : null}
+      {isLoading ? <Loader size="sm" role="status" aria-label={t('common:list.loading')} /> : null}
       {!isLoading && !user ? (
         <Alert color="red" role="alert">
           {isApiFailure(error) ? error.message : t('record:show.missing')}

@@ -68,7 +68,7 @@ export function RolesPage() {
           {t('common:actions.create')}
         </Button>
       </Group>
-      {isLoading ? <Loader size="sm" aria-label={t('common:list.loading')} /> : null}
+      {isLoading ? <Loader size="sm" role="status" aria-label={t('common:list.loading')} /> : null}
       {isApiFailure(error) ? (
         <Alert color="red" role="alert">
           {error.message}

@@ -55,7 +55,7 @@ export function UserShowPage() {
   const { data: user, error, isLoading } = useRecordQuery({ resource: 'users', id, join }, { skip: !valid });
   const [remove, removing] = useDeleteUserMutation();
 
-  if (isLoading) return <Loader size="sm" aria-label={t('common:list.loading')} />;
+  if (isLoading) return <Loader size="sm" role="status" aria-label={t('common:list.loading')} />;
   if (!user) {
     return (
       <Alert color="red" role="alert" title={t('record:show.missingTitle')}>
@@ -153,7 +153,7 @@ function RecentActivity({ userId }: { userId: number }) {
       <Title order={2} size="h4" mb="sm">
         {title}
       </Title>
-      {isLoading ? <Loader size="sm" aria-label={t('common:list.loading')} /> : null}
+      {isLoading ? <Loader size="sm" role="status" aria-label={t('common:list.loading')} /> : null}
       {!isLoading && events.length === 0 ? <Text c="dimmed">{t('activity.none')}</Text> : null}
       {events.length > 0 ? (
         <Table verticalSpacing={4} data-testid="user-activity">

@@ -1,6 +1,6 @@
 import { Button } from '@mantine/core';
 import { IconSend, IconShieldLock } from '@tabler/icons-react';
-import { useCallback } from 'react';
+import { Suspense, useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { toast } from 'react-toastify';
@@ -10,6 +10,7 @@ import { RowActionButton } from '../../entity/row-action.tsx';
 import { useLocalizedPath } from '../../i18n/use-localized-path.ts';
 import { useAppSelector } from '../../store/hooks.ts';
 import type { Row } from '../../store/resource-slices.ts';
+import { RetentionSetting } from '../history/parts.ts';
 import { AccessRequests } from './access-requests.tsx';
 import { useCanGrant } from './role-select.tsx';
 import { useResendInvitationMutation, useRolesQuery } from './users-api.ts';
@@ -85,7 +86,16 @@ export function UsersPage() {
           </Button>
         ) : null
       }
-      header={managesUsers ? <AccessRequests /> : null}
+      header={
+        managesUsers ? (
+          <>
+            <Suspense fallback={null}>
+              <RetentionSetting />
+            </Suspense>
+            <AccessRequests />
+          </>
+        ) : null
+      }
       rowActions={rowActions}
       mayDeleteRow={mayDeleteRow}
     />

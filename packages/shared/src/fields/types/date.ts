@@ -1,5 +1,5 @@
 import { defineFieldType } from '../field-type-module.ts';
-import { cellText, numberOps, plainCell, rangeChoices, textForm } from '../field-type-parts.ts';
+import { cellDate, numberOps, plainCell, rangeChoices, textForm } from '../field-type-parts.ts';
 
 /** A calendar day, YYYY-MM-DD. */
 export const date = defineFieldType({
@@ -13,7 +13,8 @@ export const date = defineFieldType({
   customizable: true,
   valueSchema: (_field, { isoDate }) => isoDate,
   filterValueSchema: (_field, { isoDate }) => isoDate,
-  importCell: cellText,
+  importReads: 'date',
+  importCell: cellDate,
   exportCells: (value) => [plainCell(value)],
   ...textForm,
   toForm: (value) => (value === null || value === undefined ? '' : String(value).slice(0, 10)),

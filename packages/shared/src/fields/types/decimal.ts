@@ -16,6 +16,7 @@ export const exactNumber = {
   aggregatable: true,
   valueSchema: (field, { fieldNumber }) => fieldNumber(field, false),
   filterValueSchema: (_field, { numberText }) => numberText('Expected a number', (n) => n.finite()),
+  importReads: 'number',
   importCell: cellNumber,
   exportCells: (value) => [plainCell(value)],
   ...numberForm,

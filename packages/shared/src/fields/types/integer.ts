@@ -14,6 +14,7 @@ export const integer = defineFieldType({
   customizable: true,
   valueSchema: (field, { fieldNumber }) => fieldNumber(field, true),
   filterValueSchema: (_field, { numberText }) => numberText('Expected a whole number', (n) => n.int()),
+  importReads: 'number',
   importCell: cellNumber,
   exportCells: (value) => [plainCell(value)],
   ...numberForm,

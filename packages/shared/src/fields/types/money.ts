@@ -27,7 +27,10 @@ export const money = defineFieldType({
   valueSchema: (_field, { z, finite, currencyCode }) => z.strictObject({ amount: finite, currency: currencyCode }),
   filterValueSchema: (_field, { numberText }) => numberText('Expected a number', (n) => n.finite()),
   parts: { main: 'amount', extra: ['currency'] },
-  importCell: (cell, part) => (part === 'currency' ? cellText(cell).toUpperCase() : cellNumber(cell)),
+  importReads: 'number',
+  // A currency sign or code beside the amount (`$1,200`, `1 200 €`) is dropped: the currency is its own part.
+  importCell: (cell, part, format) =>
+    part === 'currency' ? cellText(cell).toUpperCase() : cellNumber(cell, part, format, 'money'),
   exportCells: (value) => {
     const money = value as Money | null | undefined;
     return [money?.amount ?? null, money?.currency ?? null];

@@ -1,0 +1,223 @@
+/**
+ * Import jobs' throughput (issue 14): rows per second of one job, the
+ * server's peak memory, and how list requests from another user fare meanwhile.
+ *
+ *   node --import tsx bench/import-jobs.ts [--rows 1000] [--format csv|xlsx] [--mode allOrNothing|skipBadRows]
+ *
+ * Starts `src/main.ts` as a child process on a fresh PGlite data directory
+ * (or DATABASE_URL's server: use a scratch database), with MAX_UPLOAD_BYTES
+ * raised to fit the file. Writes a companies file of `--rows` rows (country by
+ * ISO code, money with its currency, tags, and a custom picklist whose values
+ * are spelled as a spreadsheet would, mapped by the preview's suggestions),
+ * uploads it, starts the job and follows it while sending
+ * `GET /api/v1/companies?pageSize=50` one after another. Prints the job's
+ * time, rows/s, the server's peak resident memory (VmHWM, Linux), the GETs'
+ * count, p50, p99 and max latency. On PostgreSQL it also times `COPY` of the
+ * same rows' plain columns (name, city, employees) for the ratio.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import type { ImportJob, ImportPreview } from '@data-platform/shared/imports';
+import ExcelJS from 'exceljs';
+import pg from 'pg';
+
+const { values } = parseArgs({
+  options: {
+    rows: { type: 'string', default: '1000' },
+    format: { type: 'string', default: 'csv' },
+    mode: { type: 'string', default: 'allOrNothing' },
+  },
+});
+const rows = Number(values.rows);
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const email = 'bench-import-jobs@bench.example';
+const password = 'a long bench passphrase';
+
+async function startServer(dataDir: string): Promise<{ url: string; pid: number; stop(): void }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/main.ts')], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      ADMIN_EMAIL: email,
+      ADMIN_PASSWORD: password,
+      SEED_DEMO: 'false',
+      LOG_LEVEL: 'info',
+      MAX_UPLOAD_BYTES: String(2 * 1024 * 1024 * 1024),
+    },
+  });
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /is ready on (http:\/\/\S+?)["\s]/.exec(output);
+      if (match?.[1]) resolve(match[1]);
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', () => reject(new Error(`The server exited:\n${output.slice(-3000)}`)));
+  });
+  return { url, pid: child.pid as number, stop: () => child.kill('SIGKILL') };
+}
+
+const countries = ['FR', 'DE', 'United States', 'gb', 'Spain'];
+const sectors = ['software', 'Software', 'Health care', 'healthcare', 'Other'];
+
+function cellsOf(i: number): (string | number)[] {
+  return [
+    `Bench job company ${i}`,
+    `City ${i % 100}`,
+    countries[i % 5] as string,
+    1000 + i,
+    'EUR',
+    'a; b',
+    sectors[i % 5] as string,
+  ];
+}
+/** The custom picklist's label, new on each run (a bench database is reused). */
+const sectorLabel = `Sector ${Date.now().toString(36)}`;
+const headings = ['Name', 'City', 'Country', 'Revenue', 'Revenue currency', 'Tags', sectorLabel];
+
+async function fileOf(format: string): Promise<{ name: string; bytes: Buffer }> {
+  if (format === 'xlsx') {
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('Companies');
+    sheet.addRow(headings);
+    for (let i = 0; i < rows; i++) sheet.addRow(cellsOf(i));
+    return { name: 'bench.xlsx', bytes: Buffer.from(await workbook.xlsx.writeBuffer()) };
+  }
+  const lines = [headings.join(',')];
+  for (let i = 0; i < rows; i++) lines.push(cellsOf(i).join(','));
+  return { name: 'bench.csv', bytes: Buffer.from(`${lines.join('\r\n')}\r\n`) };
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
+
+async function peakMemoryMb(pid: number): Promise<number | null> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
+  const match = /VmHWM:\s+(\d+) kB/.exec(status);
+  return match ? Math.round(Number(match[1]) / 1024) : null;
+}
+
+/** COPY of the same rows' plain columns, on PostgreSQL: the floor the job is compared with. */
+async function copySeconds(): Promise<number | null> {
+  if (!process.env.DATABASE_URL) return null;
+  const { from } = await import('pg-copy-streams');
+  const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await client.connect();
+  try {
+    await client.query('create temp table bench_copy (name text, city text, employees int)');
+    const lines = Array.from({ length: rows }, (_, i) => `Bench copy ${i},City ${i % 100},${i}\n`);
+    const started = performance.now();
+    const stream = client.query(from('copy bench_copy (name, city, employees) from stdin (format csv)'));
+    await new Promise<void>((resolve, reject) => {
+      stream.on('finish', resolve);
+      stream.on('error', reject);
+      for (const line of lines) stream.write(line);
+      stream.end();
+    });
+    return (performance.now() - started) / 1000;
+  } finally {
+    await client.end();
+  }
+}
+
+const dataDir = await mkdtemp(path.join(tmpdir(), 'bench-import-jobs-'));
+const server = await startServer(dataDir);
+try {
+  const login = await fetch(`${server.url}/api/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  const { accessToken } = (await login.json()) as { accessToken: string };
+  const auth = { authorization: `Bearer ${accessToken}` };
+  const custom = await fetch(`${server.url}/api/v1/custom-data`, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      entity: 'companies',
+      name: sectorLabel,
+      type: 'select',
+      options: ['Software & IT', 'Health care', 'Other'],
+    }),
+  });
+  if (!custom.ok) throw new Error(`Custom field: ${custom.status} ${await custom.text()}`);
+  const file = await fileOf(values.format as string);
+  const form = new FormData();
+  form.append('file', new Blob([file.bytes]), file.name);
+  const uploadStarted = performance.now();
+  const uploaded = await fetch(`${server.url}/api/v1/imports/uploads?entity=companies`, {
+    method: 'POST',
+    headers: auth,
+    body: form,
+  });
+  const preview = (await uploaded.json()) as ImportPreview;
+  if (uploaded.status !== 201) throw new Error(`Upload: ${uploaded.status} ${JSON.stringify(preview)}`);
+  const uploadSeconds = (performance.now() - uploadStarted) / 1000;
+  const valueMapping = Object.fromEntries(
+    preview.picklists.map((p) => [p.field, Object.fromEntries(p.values.map((v) => [v.value, v.option]))]),
+  );
+  const started = performance.now();
+  const start = await fetch(`${server.url}/api/v1/imports`, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      entity: 'companies',
+      uploadId: preview.uploadId,
+      mapping: preview.columns.map((c) => c.target),
+      values: valueMapping,
+      mode: values.mode,
+    }),
+  });
+  let job = (await start.json()) as ImportJob;
+  if (start.status !== 202) throw new Error(`Start: ${start.status} ${JSON.stringify(job)}`);
+  const latencies: number[] = [];
+  while (!['succeeded', 'failed', 'cancelled', 'rolledBack'].includes(job.status)) {
+    const t = performance.now();
+    const list = await fetch(`${server.url}/api/v1/companies?pageSize=50`, { headers: auth });
+    await list.arrayBuffer();
+    latencies.push(performance.now() - t);
+    job = (await (await fetch(`${server.url}/api/v1/imports/${job.id}`, { headers: auth })).json()) as ImportJob;
+  }
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  const copy = await copySeconds();
+  console.log(
+    JSON.stringify(
+      {
+        database: process.env.DATABASE_URL ? 'postgres' : 'pglite',
+        format: values.format,
+        mode: values.mode,
+        rows,
+        fileMb: Math.round((file.bytes.length / 1024 / 1024) * 10) / 10,
+        uploadAndPreviewSeconds: Math.round(uploadSeconds * 10) / 10,
+        status: job.status,
+        created: job.created,
+        failed: job.failed,
+        seconds: Math.round(seconds * 10) / 10,
+        rowsPerSecond: Math.round(rows / seconds),
+        copySeconds: copy === null ? null : Math.round(copy * 100) / 100,
+        shareOfCopy: copy === null ? null : `${Math.round((copy / seconds) * 1000) / 10} %`,
+        serverPeakMb: await peakMemoryMb(server.pid),
+        listRequests: latencies.length,
+        listP50Ms: Math.round(percentile(latencies, 0.5)),
+        listP99Ms: Math.round(percentile(latencies, 0.99)),
+        listMaxMs: Math.round(latencies.at(-1) ?? 0),
+      },
+      null,
+      2,
+    ),
+  );
+} finally {
+  server.stop();
+  await rm(dataDir, { recursive: true, force: true });
+}

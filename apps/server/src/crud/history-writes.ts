@@ -1,0 +1,122 @@
+import type { EntityDescription } from '@data-platform/shared/entities/entity';
+import { findEntity } from '@data-platform/shared/entities/registry';
+import type { HistoryAction } from '@data-platform/shared/history';
+import { getTableColumns, type SQL, sql } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import { tableOf } from '../db/schema.ts';
+import { nameLiteral } from './sql-fragments.ts';
+
+/**
+ * The rows of record_history a write adds, as SQL over the written rows
+ * (docs/decisions/0028). Whose timeline an entry belongs to follows from
+ * the description alone:
+ * - a record of an `attachable` entity (companies, deals…): its own;
+ * - a row `attachedTo` a record (a note, a file, a task): that record's,
+ *   the row named as the entry's subject;
+ * - a link row (`kind: 'link'`): the timelines of the records at both ends.
+ * Other rows (users, roles, reference data) keep no history.
+ */
+
+/** Fields every row has whose change is the write itself, not what it changed. */
+const bookkeeping = ['id', 'createdAt', 'updatedAt', 'createdById', 'updatedById', 'version'];
+const bookkeepingList = sql.raw(bookkeeping.map((name) => `'${name}'`).join(', '));
+
+/** Where rows of `entity` are told: a record id and its type per written row `c` (whose `j` is the row's JSON). */
+function timelinesOf(entity: EntityDescription): { entity: SQL; id: SQL; subject: boolean }[] {
+  if (entity.attachable) return [{ entity: nameLiteral(entity.name), id: sql`c.id`, subject: false }];
+  if (entity.attachedTo) {
+    const { entityField, idField } = entity.attachedTo;
+    return [
+      {
+        entity: sql`(c.j->>${nameLiteral(entityField)})`,
+        id: sql`(c.j->>${nameLiteral(idField)})::bigint`,
+        subject: true,
+      },
+    ];
+  }
+  if (entity.kind === 'link') {
+    return Object.entries(entity.fields)
+      .filter(([, field]) => field.type === 'reference' && field.to && findEntity(field.to)?.attachable)
+      .map(([name, field]) => ({
+        entity: nameLiteral(field.to as string),
+        id: sql`(c.j->>${nameLiteral(name)})::bigint`,
+        subject: true,
+      }));
+  }
+  return [];
+}
+
+/** Whether writes of `entity` add history entries. */
+export function keepsHistory(entity: EntityDescription): boolean {
+  return timelinesOf(entity).length > 0;
+}
+
+/** How the entry's `changes` are read from a written row `c` (and its earlier values `p` on update). */
+export type ChangesFrom = 'created' | 'updated' | 'deleted';
+
+function changesSql(from: ChangesFrom): SQL {
+  if (from === 'updated') {
+    return sql`(select jsonb_object_agg(k, jsonb_build_array(p.j->k, c.j->k)) from jsonb_object_keys(p.j) k
+      where k not in (${bookkeepingList}) and (p.j->k) is distinct from (c.j->k))`;
+  }
+  const pair = from === 'created' ? sql`jsonb_build_array(null, v)` : sql`jsonb_build_array(v, null)`;
+  return sql`coalesce((select jsonb_object_agg(k, ${pair}) from jsonb_each(c.j) e(k, v)
+      where k not in (${bookkeepingList}) and v not in ('null'::jsonb, '[]'::jsonb)), '{}'::jsonb)`;
+}
+
+export interface HistoryInsert {
+  action: HistoryAction;
+  /** Which values the entry keeps: a new row's, an update's old and new, a deleted row's. */
+  changes: ChangesFrom;
+  actorId: number | null;
+  /** On update: the rows as they were, `(id, j)` with the fields the update sets. */
+  prior?: SQL;
+  /** A deleted record's snapshot (its own entry only). */
+  snapshot?: unknown;
+  /** Leaves out the entries on this record's own timeline (the rows deleted with it). */
+  except?: { entity: string; id: number };
+}
+
+/**
+ * `insert into record_history ... select ... from <source> c`: the entries of
+ * the rows of `source` (columns `id` and `j`, the row's JSON). Undefined when
+ * `entity` keeps no history. An update that changed no value adds no entry
+ * (its changes are null).
+ */
+export function historyInsertSql(entity: EntityDescription, source: SQL, insert: HistoryInsert): SQL | undefined {
+  const timelines = timelinesOf(entity);
+  if (timelines.length === 0) return undefined;
+  const changes = changesSql(insert.changes);
+  const from = insert.prior ? sql`${source} c join ${insert.prior} p on p.id = c.id` : sql`${source} c`;
+  const snapshot = insert.snapshot === undefined ? sql`null::jsonb` : sql`${JSON.stringify(insert.snapshot)}::jsonb`;
+  const selects = timelines.map(
+    (timeline) => sql`select ${timeline.entity}::text as entity, ${timeline.id} as record_id,
+      ${timeline.subject ? nameLiteral(entity.name) : sql`null`}::text as subject_entity,
+      ${timeline.subject ? sql`c.id` : sql`null`}::bigint as subject_id, ${changes} as changes from ${from}`,
+  );
+  const except = insert.except
+    ? sql` and not (x.entity = ${insert.except.entity} and x.record_id = ${insert.except.id})`
+    : sql``;
+  return sql`insert into record_history (entity, record_id, action, subject_entity, subject_id, actor_id, changes, snapshot)
+    select x.entity, x.record_id, ${insert.action}::text, x.subject_entity, x.subject_id, ${insert.actorId}::bigint,
+      x.changes, ${timeline0(timelines, snapshot)}
+    from (${sql.join(selects, sql` union all `)}) x
+    where x.record_id is not null and x.changes is not null${except}`;
+}
+
+/** The snapshot goes on the record's own entry, never on the entries of the records at a link's other end. */
+function timeline0(timelines: { subject: boolean }[], snapshot: SQL): SQL {
+  return timelines.some((t) => !t.subject) ? snapshot : sql`null::jsonb`;
+}
+
+/**
+ * The stored columns of an entity's table (not the generated ones), from
+ * the Drizzle table built from its description: what a snapshot row is
+ * written back into.
+ */
+export function storedColumns(entity: EntityDescription): string[] {
+  const columns = getTableColumns(tableOf(entity.name)) as Record<string, PgColumn>;
+  return Object.values(columns)
+    .filter((col) => !col.generated)
+    .map((col) => col.name);
+}

@@ -1,0 +1,104 @@
+import {
+  type CellReading,
+  type ColumnFormat,
+  type DateOrder,
+  dateOrderOfLanguage,
+  FormatEvidence,
+} from '@data-platform/shared/fields/cell-formats';
+import { fieldTypeModule } from '@data-platform/shared/fields/field-types';
+import type { ImportTarget } from './import-mapping.ts';
+import type { RowPlan } from './import-rows.ts';
+import type { TableRow } from './table.ts';
+
+/**
+ * How each mapped column of a file writes its dates and numbers, decided
+ * once from all of its rows (packages/shared/src/fields/cell-formats.ts), so
+ * that every cell of a column is read the same way: the preview decides it
+ * over the rows it scans, a job over the whole file before its first batch.
+ * The file is the same upload both times, so both decide alike.
+ */
+
+/** What a target's cells hold that a column decides: its field type's `importReads`, for its main part only. */
+function readsOf(target: ImportTarget): CellReading | undefined {
+  const module = fieldTypeModule(target.field.type);
+  if (target.part !== undefined && target.part !== module.parts?.main) return undefined;
+  return module.importReads;
+}
+
+/**
+ * The day/month order the caller's language writes dates in, from the first
+ * language of Accept-Language (by weight); the web app sends the one of its
+ * interface.
+ */
+export function suggestedDateOrder(acceptLanguage: string | undefined): DateOrder {
+  const [first] = (acceptLanguage ?? '')
+    .split(',')
+    .map((part, index) => {
+      const [tag = '', ...params] = part.trim().split(';');
+      const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
+      return { tag: tag.trim(), weight: q === undefined ? 1 : Number(q), index };
+    })
+    .filter((entry) => entry.tag !== '' && entry.tag !== '*' && entry.weight > 0)
+    .sort((a, b) => b.weight - a.weight || a.index - b.index);
+  return dateOrderOfLanguage(first?.tag);
+}
+
+/** What a file's rows say of how each column of dates or numbers writes them, gathered a row at a time. */
+export class ColumnFormatScan {
+  private readonly evidence = new Map<number, FormatEvidence>();
+
+  constructor(columns: readonly { index: number; target: ImportTarget }[]) {
+    for (const { index, target } of columns) {
+      const reads = readsOf(target);
+      if (reads) this.evidence.set(index, new FormatEvidence(reads));
+    }
+  }
+
+  note(row: TableRow): void {
+    for (const [index, evidence] of this.evidence) evidence.note(row.cells[index]);
+  }
+
+  /** Each such column's format by position; `dateOrder` where its dates could all be read either way. */
+  decide(dateOrder: DateOrder): Map<number, ColumnFormat> {
+    return new Map([...this.evidence].map(([index, evidence]) => [index, evidence.decide(dateOrder)]));
+  }
+}
+
+/** The format of a value given for every row, from itself alone. */
+function fixedFormat(target: ImportTarget, value: string, dateOrder: DateOrder): ColumnFormat | null {
+  const reads = readsOf(target);
+  if (!reads) return null;
+  const evidence = new FormatEvidence(reads);
+  evidence.note(value);
+  return evidence.decide(dateOrder);
+}
+
+/** The plan with each column's format, and each fixed value's. */
+function decided(plan: RowPlan, scan: ColumnFormatScan): RowPlan {
+  const formats = scan.decide(plan.dateOrder);
+  return {
+    ...plan,
+    columns: plan.columns.map((column) => ({ ...column, format: formats.get(column.index) ?? null })),
+    fixed: plan.fixed.map((fixed) => ({ ...fixed, format: fixedFormat(fixed.target, fixed.value, plan.dateOrder) })),
+  };
+}
+
+/** The plan with its formats decided over these rows (the preview's scan). */
+export function formatsOver(plan: RowPlan, rows: Iterable<TableRow>): RowPlan {
+  const scan = new ColumnFormatScan(plan.columns);
+  for (const row of rows) scan.note(row);
+  return decided(plan, scan);
+}
+
+/** The plan with its formats decided over every row of the file, read as a stream (a job's pass before its first batch). */
+export async function withFormats(plan: RowPlan, rows: AsyncIterable<TableRow>): Promise<RowPlan> {
+  const scan = new ColumnFormatScan(plan.columns);
+  for await (const row of rows) scan.note(row);
+  return decided(plan, scan);
+}
+
+/** Whether a column or a fixed value reads dates in the chosen order (every one in it could be read either way). */
+export const needsDateOrder = (plan: RowPlan): boolean =>
+  [...plan.columns, ...plan.fixed].some(
+    ({ format }: { format: ColumnFormat | null }) => format?.dateOrderFrom === 'choice',
+  );

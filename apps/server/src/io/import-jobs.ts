@@ -1,0 +1,748 @@
+import { rm } from 'node:fs/promises';
+import { findEntity } from '@data-platform/shared/entities/registry';
+import {
+  activeImportStatuses,
+  type ImportJob,
+  type ImportProblem,
+  type ImportStatus,
+  type StartImport,
+  startImportSchema,
+} from '@data-platform/shared/imports';
+import { isPermission, type Permission } from '@data-platform/shared/permissions';
+import { sql } from 'drizzle-orm';
+import type { Actor } from '../auth/actor.ts';
+import { recordAudit } from '../auth/audit.ts';
+import { currentDescription } from '../crud/custom-fields.ts';
+import { createRecords, deleteRecord, updateRecord } from '../crud/records.ts';
+import { pgArrayLiteral } from '../crud/sql-fragments.ts';
+import type { Database, Executor } from '../db/client.ts';
+import { mapDatabaseError } from '../db/errors.ts';
+import { DomainError } from '../domain/errors.ts';
+import { suggestedDateOrder, withFormats } from './import-formats.ts';
+import { KeysSeen, type PreparedRow, planRows, prepareRows, type RowPlan } from './import-rows.ts';
+import { inspectSource, rowsUnderHeading, sourceRows, uploadPath } from './import-source.ts';
+import { type TableRow, UnreadableTable, yieldToOthers } from './table.ts';
+
+/**
+ * Import jobs, run in the background by the server process that claims
+ * them. A job reads its stored file as a stream, in batches:
+ *
+ * - checking (all-or-nothing mode): every row is read and checked, nothing
+ *   written; any bad row fails the job with its problems and bad rows;
+ * - writing: each batch is written in one short transaction of its own, with
+ *   what it wrote (`import_records`), the rows it set aside
+ *   (`import_bad_rows`) and the job's counts, so that after a crash the job
+ *   says exactly what was written; between batches other requests run (on
+ *   PGlite too, whose one connection a transaction holds);
+ * - undoing (an undo, a failed or cancelled all-or-nothing job): what it
+ *   created is deleted and what it updated restored, each only when its
+ *   version is still the one the job left (the version check of every write).
+ *
+ * A job whose process died stops beating: a server that starts, or a running
+ * one sweeping, takes it over: a check starts again, a skip-bad-rows write
+ * goes on after its last committed row (`resumed`), an all-or-nothing write
+ * is taken back (`rolledBack`).
+ */
+
+/**
+ * Rows per batch, one transaction each: the first batch's size, then sized
+ * so that a batch's transaction takes about `BATCH_TARGET_MS` (others wait
+ * at most that long for the database: PGlite runs one statement at a time).
+ */
+export const BATCH_ROWS = 100;
+const BATCH_TARGET_MS = 100;
+const MIN_BATCH_ROWS = 25;
+const MAX_BATCH_ROWS = 2_000;
+/** Problems a job lists; `problemCount` counts them all. */
+const MAX_LISTED_PROBLEMS = 200;
+/** Records an undo lists as kept; `keptCount` counts them all. */
+const MAX_LISTED_KEPT = 200;
+/** A job whose heartbeat is older than this has lost its process. */
+export const STALE_AFTER_MS = 12_000;
+const HEARTBEAT_MS = 3_000;
+/**
+ * A pause after each batch: requests that arrived during it get their
+ * statements in before the next batch's (an in-process PGlite runs
+ * statements one at a time, in the order they come).
+ */
+const PAUSE_MS = 5;
+const pause = () => new Promise<void>((resolve) => setTimeout(resolve, PAUSE_MS));
+const SWEEP_MS = 4_000;
+
+interface JobRow {
+  id: number | string;
+  user_id: number | string | null;
+  entity: string;
+  file_name: string;
+  status: ImportStatus;
+  settings: StartImport | null;
+  rows_total: number | null;
+  rows_checked: number;
+  rows_done: number;
+  last_row: number;
+  created: number;
+  updated: number;
+  unchanged: number;
+  skipped: number;
+  failed: number;
+  duplicates_in_file: number;
+  duplicates_stored: number;
+  problems: ImportProblem[];
+  problem_count: number;
+  message: string | null;
+  recovery: 'resumed' | 'rolledBack' | null;
+  undo: ImportJob['undo'];
+  cancel_requested: boolean;
+  ip: string | null;
+  created_at: string | Date;
+  started_at: string | Date | null;
+  writing_started_at: string | Date | null;
+  finished_at: string | Date | null;
+  seconds_writing: number | null;
+  seconds_checking: number | null;
+}
+
+const iso = (value: string | Date | null) => (value === null ? null : new Date(value).toISOString());
+
+/** The job as the API answers it: progress with its rate and time left, and the result. */
+export function jobOf(row: JobRow): ImportJob {
+  const writing = row.status === 'writing';
+  const seconds = writing ? row.seconds_writing : row.status === 'checking' ? row.seconds_checking : null;
+  const done = writing ? row.rows_done : row.rows_checked;
+  const rate = seconds && seconds > 0 ? done / seconds : null;
+  const total = row.rows_total;
+  return {
+    id: Number(row.id),
+    entity: row.entity,
+    fileName: row.file_name,
+    status: row.status,
+    mode: row.settings?.mode ?? null,
+    duplicates: row.settings?.duplicates ?? null,
+    rowsTotal: total,
+    rowsChecked: row.rows_checked,
+    rowsDone: row.rows_done,
+    rowsPerSecond: rate === null ? null : Math.round(rate),
+    secondsLeft: rate && writing && total !== null ? Math.max(0, Math.round((total - row.rows_done) / rate)) : null,
+    created: row.created,
+    updated: row.updated,
+    unchanged: row.unchanged,
+    skipped: row.skipped,
+    failed: row.failed,
+    duplicatesInFile: row.duplicates_in_file,
+    duplicatesStored: row.duplicates_stored,
+    problems: row.problems,
+    problemCount: row.problem_count,
+    message: row.message,
+    recovery: row.recovery,
+    badRowsUrl: row.failed > 0 ? `/api/v1/imports/${row.id}/bad-rows` : null,
+    undo: row.undo,
+    createdAt: iso(row.created_at) as string,
+    startedAt: iso(row.started_at),
+    finishedAt: iso(row.finished_at),
+  };
+}
+
+/** A job's row with the seconds it has been checking and writing. */
+/** A job's row with the seconds it has spent checking and writing, as `jobOf` reads it. */
+const jobColumns = sql`*, extract(epoch from now() - writing_started_at)::float8 as seconds_writing,
+  extract(epoch from now() - started_at)::float8 as seconds_checking`;
+
+export async function readJob(database: Database, id: number, executor?: Executor): Promise<JobRow | undefined> {
+  const [row] = await database.rows<JobRow>(sql`select ${jobColumns} from imports where id = ${id}`, executor);
+  return row;
+}
+
+/** A user's started imports (uploads never imported left out), newest first, of one entity or all. */
+export function listJobs(database: Database, userId: number | null, entity: string | undefined, limit: number) {
+  return database.rows<JobRow>(
+    sql`select ${jobColumns} from imports where user_id = ${userId} and status <> 'uploaded'
+      ${entity === undefined ? sql`` : sql`and entity = ${entity}`}
+      order by id desc limit ${limit}`,
+  );
+}
+
+/** The importer as they are now: their role's permissions (a job runs with the rights its user still holds). */
+async function actorOf(database: Database, userId: number | null): Promise<Actor | undefined> {
+  if (userId === null) return undefined;
+  const [row] = await database.rows<{ permissions: string[] | null }>(
+    sql`select r.permissions from users u left join roles r on r.id = u.role_id
+      where u.id = ${userId} and u.status = 'active'`,
+  );
+  if (!row) return undefined;
+  const permissions = (row.permissions ?? []).filter(isPermission) as Permission[];
+  return { userId, permissions: new Set(permissions), sessionId: null };
+}
+
+/** A job stopped on purpose (a cancel, its server closing): the batch in progress is not begun. */
+class Stopped extends Error {}
+
+/** What one run of a job keeps in memory, mirroring the counts committed with each batch. */
+interface Run {
+  /** Rows the next batch takes. */
+  batchRows: number;
+  row: JobRow;
+  id: number;
+  /** The plan, its columns' formats decided over the whole file before the first batch is read. */
+  plan: RowPlan;
+  formatsDecided: boolean;
+  settings: StartImport;
+  file: string;
+  problems: ImportProblem[];
+  problemCount: number;
+}
+
+/** Problems of a row, flattened; the first are listed. */
+function noteProblems(run: Run, row: PreparedRow): void {
+  for (const [field, message] of Object.entries(row.problems)) {
+    run.problemCount += 1;
+    if (run.problems.length < MAX_LISTED_PROBLEMS) run.problems.push({ row: row.row, field, message });
+  }
+}
+
+const errorText = (problems: Record<string, string>) =>
+  Object.entries(problems)
+    .map(([field, message]) => `${field}: ${message}`)
+    .join('; ');
+
+/** The message of a write the database or a version check refused. */
+function writeFailure(error: unknown): string {
+  const mapped = error instanceof DomainError ? error : mapDatabaseError(error);
+  if (!mapped) throw error;
+  const fields = Object.entries(mapped.fields ?? {});
+  return fields.length > 0 ? errorText(Object.fromEntries(fields)) : mapped.message;
+}
+
+/** Runs the jobs this process claims, one at a time, and takes over those whose process died. */
+export class ImportRunner {
+  private sweeping?: NodeJS.Timeout;
+  private beating?: NodeJS.Timeout;
+  private current?: number;
+  private queue = Promise.resolve();
+  private stopping = false;
+  private readonly wanted = new Set<number>();
+
+  constructor(
+    private readonly database: Database,
+    private readonly dataDir: string,
+    private readonly log: { error(object: unknown, message: string): void } = console,
+  ) {}
+
+  /** Starts taking jobs: now, and every few seconds those whose heartbeat stopped. */
+  start(): void {
+    this.stopping = false;
+    this.sweep();
+    this.sweeping = setInterval(() => this.sweep(), SWEEP_MS);
+    this.sweeping.unref();
+    this.beating = setInterval(() => {
+      if (this.current === undefined) return;
+      this.database
+        .rows(sql`update imports set heartbeat_at = now() where id = ${this.current}`)
+        .catch((error: unknown) => this.log.error({ err: error }, 'Import heartbeat failed'));
+    }, HEARTBEAT_MS);
+    this.beating.unref();
+  }
+
+  /** Stops after the batch in progress; the job is left for a server to take over. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    clearInterval(this.sweeping);
+    clearInterval(this.beating);
+    await this.queue;
+  }
+
+  /** Runs the job soon (a job just queued by this process). */
+  kick(id: number): void {
+    this.enqueue(id);
+  }
+
+  private sweep(): void {
+    this.database
+      .rows<{ id: number | string }>(
+        sql`select id from imports
+          where status = any(${pgArrayLiteral([...activeImportStatuses])}::text[])
+            and (heartbeat_at is null or heartbeat_at < now() - make_interval(secs => ${STALE_AFTER_MS / 1000}))
+          order by id`,
+      )
+      .then((rows) => {
+        for (const row of rows) this.enqueue(Number(row.id));
+      })
+      .catch((error: unknown) => this.log.error({ err: error }, 'Import sweep failed'));
+  }
+
+  private enqueue(id: number): void {
+    if (this.wanted.has(id) || this.stopping) return;
+    this.wanted.add(id);
+    this.queue = this.queue.then(async () => {
+      try {
+        if (!this.stopping) await this.claimAndRun(id);
+      } catch (error) {
+        this.log.error({ err: error, importId: id }, 'Import job failed');
+        await this.finish(id, 'failed', `The import stopped on an error: ${(error as Error).message}`).catch(() => {});
+      } finally {
+        this.wanted.delete(id);
+        this.current = undefined;
+      }
+    });
+  }
+
+  /** Claims the job unless a living process holds it (a fresh heartbeat), then runs it from its status. */
+  private async claimAndRun(id: number): Promise<void> {
+    const [claimed] = await this.database.rows<{ id: number }>(
+      sql`update imports set heartbeat_at = now()
+        where id = ${id} and status = any(${pgArrayLiteral([...activeImportStatuses])}::text[])
+          and (heartbeat_at is null or heartbeat_at < now() - make_interval(secs => ${STALE_AFTER_MS / 1000}))
+        returning id`,
+    );
+    if (!claimed) return;
+    this.current = id;
+    const row = (await readJob(this.database, id)) as JobRow;
+    const entity = findEntity(row.entity);
+    const actor = await actorOf(this.database, row.user_id === null ? null : Number(row.user_id));
+    if (!entity || !actor || !row.settings) {
+      await this.finish(id, 'failed', 'The importer can no longer import: their account is not active');
+      return;
+    }
+    const settings = startImportSchema.parse(row.settings);
+    const described = await currentDescription(this.database, entity);
+    let plan: RowPlan;
+    try {
+      // A job started before the order was kept reads as a request without a language would.
+      plan = planRows(described, actor, settings, settings.dateOrder ?? suggestedDateOrder(undefined));
+    } catch (error) {
+      const message = error instanceof DomainError ? error.message : String(error);
+      await this.finish(id, 'failed', `The mapping no longer fits: ${message}`);
+      return;
+    }
+    const run: Run = {
+      batchRows: BATCH_ROWS,
+      row,
+      id,
+      plan,
+      formatsDecided: false,
+      settings,
+      file: uploadPath(this.dataDir, id),
+      problems: [...row.problems],
+      problemCount: row.problem_count,
+    };
+    // Only a job under way when its process died is found checking, writing or undoing with an undo begun.
+    switch (row.status) {
+      case 'queued':
+        return this.begin(run);
+      case 'checking':
+        await this.setRecovery(id, 'resumed');
+        return this.begin(run);
+      case 'writing':
+        if (settings.mode === 'allOrNothing') {
+          await this.setRecovery(id, 'rolledBack');
+          await this.takeBack(
+            run,
+            'rolledBack',
+            'The server stopped during the import; the rows it had written were taken back',
+          );
+          return;
+        }
+        await this.setRecovery(id, 'resumed');
+        return this.write(run);
+      case 'undoing':
+        if (row.undo !== null) await this.setRecovery(id, 'resumed');
+        await this.takeBack(run, 'undone', null);
+        return;
+      default:
+        return;
+    }
+  }
+
+  private async setRecovery(id: number, recovery: 'resumed' | 'rolledBack'): Promise<void> {
+    await this.database.rows(sql`update imports set recovery = ${recovery} where id = ${id}`);
+  }
+
+  private async finish(id: number, status: ImportStatus, message: string | null): Promise<void> {
+    await this.database.rows(
+      sql`update imports set status = ${status}, message = ${message}, finished_at = now(), heartbeat_at = now() where id = ${id}`,
+    );
+    if (
+      status === 'succeeded' ||
+      status === 'undone' ||
+      status === 'rolledBack' ||
+      status === 'failed' ||
+      status === 'cancelled'
+    ) {
+      // The file is kept while the job can still be resumed; a finished job needs only its rows.
+      await rm(uploadPath(this.dataDir, id), { force: true });
+    }
+  }
+
+  /** The rows under the file's heading, as they are read. */
+  private async rows(run: Run): Promise<AsyncGenerator<TableRow>> {
+    const source = await inspectSource(run.file, run.row.file_name);
+    return rowsUnderHeading(
+      sourceRows(run.file, source, { sheet: run.settings.sheet, maxRows: Number.POSITIVE_INFINITY }),
+      run.settings.headerRow,
+      () => {},
+    );
+  }
+
+  /**
+   * The rows under the file's heading, in batches; the first time, after a
+   * pass over the whole file that decides how each column writes its dates
+   * and numbers (as the preview did over the same file).
+   */
+  private async *batches(run: Run): AsyncGenerator<TableRow[]> {
+    if (!run.formatsDecided) {
+      run.plan = await withFormats(run.plan, await this.rows(run));
+      run.formatsDecided = true;
+    }
+    let batch: TableRow[] = [];
+    for await (const row of await this.rows(run)) {
+      batch.push(row);
+      if (batch.length >= run.batchRows) {
+        yield batch;
+        batch = [];
+      }
+    }
+    if (batch.length > 0) yield batch;
+  }
+
+  /** Whether the job was asked to stop; the server closing stops it too (left for another to take over). */
+  private async cancelled(id: number): Promise<boolean> {
+    if (this.stopping) throw new Stopped();
+    const [row] = await this.database.rows<{ cancel_requested: boolean }>(
+      sql`select cancel_requested from imports where id = ${id}`,
+    );
+    return row?.cancel_requested ?? false;
+  }
+
+  /** A new job: checked first in all-or-nothing mode, then written. */
+  private async begin(run: Run): Promise<void> {
+    const { id } = run;
+    await this.database.rows(
+      sql`update imports set status = 'checking', started_at = coalesce(started_at, now()), rows_checked = 0,
+          problems = '[]'::jsonb, problem_count = 0 where id = ${id}`,
+    );
+    await this.database.rows(sql`delete from import_bad_rows where import_id = ${id}`);
+    run.problems = [];
+    run.problemCount = 0;
+    try {
+      if (!(await this.check(run))) return;
+      await this.write(run);
+    } catch (error) {
+      if (error instanceof Stopped) return;
+      if (error instanceof UnreadableTable) {
+        await this.finish(id, 'failed', error.message);
+        return;
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * Reads every row: counts them, and in all-or-nothing mode checks each,
+   * keeping the bad ones; false when the job ended here (bad rows, a cancel).
+   */
+  private async check(run: Run): Promise<boolean> {
+    const { id } = run;
+    // Checking reads only, in no transaction: batches as large as a write's may grow to.
+    run.batchRows = MAX_BATCH_ROWS;
+    const seen = new KeysSeen();
+    let checked = 0;
+    let failed = 0;
+    for await (const batch of this.batches(run)) {
+      if (await this.cancelled(id)) {
+        await this.finish(id, 'cancelled', 'Cancelled before anything was written');
+        return false;
+      }
+      checked += batch.length;
+      if (run.settings.mode === 'allOrNothing') {
+        const prepared = await prepareRows(this.database, run.plan, batch, seen);
+        const bad = prepared.filter((row) => Object.keys(row.problems).length > 0);
+        for (const row of bad) noteProblems(run, row);
+        failed += bad.length;
+        await this.database.db.transaction(async (tx) => {
+          await this.keepBadRows(id, bad, tx);
+          await this.database.rows(
+            sql`update imports set rows_checked = ${checked}, failed = ${failed}, problems = ${JSON.stringify(run.problems)}::jsonb,
+                problem_count = ${run.problemCount}, heartbeat_at = now() where id = ${id}`,
+            tx,
+          );
+        });
+      } else {
+        await this.database.rows(
+          sql`update imports set rows_checked = ${checked}, heartbeat_at = now() where id = ${id}`,
+        );
+      }
+      await yieldToOthers();
+    }
+    await this.database.rows(sql`update imports set rows_total = ${checked} where id = ${id}`);
+    if (failed > 0) {
+      await this.finish(
+        id,
+        'failed',
+        `${failed} of ${checked} rows cannot be imported; nothing was imported. Each problem names its row and field; download the bad rows to fix them.`,
+      );
+      return false;
+    }
+    await this.database.rows(
+      sql`update imports set status = 'writing', writing_started_at = now(), failed = 0 where id = ${id}`,
+    );
+    return true;
+  }
+
+  private async keepBadRows(
+    id: number,
+    rows: readonly PreparedRow[],
+    tx: Executor,
+    errors?: Map<number, string>,
+  ): Promise<void> {
+    if (rows.length === 0) return;
+    const values = rows.map(
+      (row) =>
+        sql`(${id}, ${row.row}, ${JSON.stringify(row.cells)}::jsonb, ${errors?.get(row.row) ?? errorText(row.problems)})`,
+    );
+    await this.database.rows(
+      sql`insert into import_bad_rows (import_id, row_number, cells, error) values ${sql.join(values, sql`, `)}
+        on conflict (import_id, row_number) do update set cells = excluded.cells, error = excluded.error`,
+      tx,
+    );
+  }
+
+  /**
+   * Writes the rows a batch at a time, each batch in its own transaction with
+   * what it wrote and the job's counts; resumes after the last row committed.
+   */
+  private async write(run: Run): Promise<void> {
+    const { id, plan, settings } = run;
+    run.batchRows = BATCH_ROWS;
+    const seen = new KeysSeen();
+    const after = (await readJob(this.database, id))?.last_row ?? 0;
+    try {
+      for await (const batch of this.batches(run)) {
+        const last = (batch.at(-1) as TableRow).number;
+        // Rows written before a restart are read again only for their keys (repeats in the file).
+        const prepared = await prepareRows(this.database, plan, batch, seen);
+        if (last <= after) continue;
+        if (await this.cancelled(id)) {
+          if (settings.mode === 'allOrNothing') {
+            await this.takeBack(run, 'cancelled', 'Cancelled; the rows it had written were taken back');
+          } else {
+            await this.finish(id, 'cancelled', 'Cancelled; the rows written before stay (Undo takes them back)');
+          }
+          return;
+        }
+        const fresh = prepared.filter((row) => row.row > after);
+        const began = performance.now();
+        const outcome = await this.writeBatch(run, fresh, last);
+        if (outcome === 'failed') return;
+        const took = Math.max(1, performance.now() - began);
+        run.batchRows = Math.round(
+          Math.min(MAX_BATCH_ROWS, Math.max(MIN_BATCH_ROWS, (batch.length * BATCH_TARGET_MS) / took)),
+        );
+        await pause();
+      }
+    } catch (error) {
+      if (error instanceof Stopped) return;
+      throw error;
+    }
+    const final = (await readJob(this.database, id)) as JobRow;
+    await this.finish(id, 'succeeded', null);
+    const actorId = final.user_id === null ? null : Number(final.user_id);
+    await recordAudit(this.database, {
+      type: 'recordsImported',
+      actorId,
+      ip: final.ip ?? '',
+      details: `${plan.entity.name}: ${final.created} created, ${final.updated} updated (import ${id})`,
+    });
+  }
+
+  /**
+   * One batch in one transaction. A row the database refuses is set aside in
+   * skip-bad-rows mode (the batch is written again row by row, so that the
+   * others are kept); in all-or-nothing mode it fails the job, whose earlier
+   * batches are then taken back.
+   */
+  private async writeBatch(run: Run, rows: PreparedRow[], last: number): Promise<'written' | 'failed'> {
+    const skipBad = run.settings.mode === 'skipBadRows';
+    const bad = rows.filter((row) => Object.keys(row.problems).length > 0);
+    if (bad.length > 0 && !skipBad) {
+      for (const row of bad) noteProblems(run, row);
+      await this.failAndTakeBack(run, `Row ${bad[0]?.row}: ${errorText(bad[0]?.problems ?? {})}`);
+      return 'failed';
+    }
+    try {
+      await this.database.db.transaction((tx) => this.writeRows(run, rows, last, tx));
+      return 'written';
+    } catch (error) {
+      const message = writeFailure(error);
+      if (!skipBad) {
+        await this.failAndTakeBack(run, `A row could not be written: ${message}`);
+        return 'failed';
+      }
+    }
+    // Row by row: each in a transaction of its own with the counts, so a crash still leaves them exact.
+    for (const row of rows) {
+      try {
+        await this.database.db.transaction((tx) => this.writeRows(run, [row], row.row, tx));
+      } catch (error) {
+        const message = writeFailure(error);
+        row.problems = { row: message };
+        await this.database.db.transaction((tx) => this.writeRows(run, [row], row.row, tx));
+      }
+    }
+    await this.database.rows(sql`update imports set last_row = greatest(last_row, ${last}) where id = ${run.id}`);
+    return 'written';
+  }
+
+  /** Writes the rows (bad ones set aside) and commits the counts with them. */
+  private async writeRows(run: Run, rows: PreparedRow[], last: number, tx: Executor): Promise<void> {
+    const { id, plan } = run;
+    const { entity, actor } = plan;
+    const written: {
+      record: number;
+      row: number;
+      action: 'created' | 'updated';
+      previous: unknown;
+      version: number;
+    }[] = [];
+    const counts = { created: 0, updated: 0, unchanged: 0, skipped: 0, failed: 0, inFile: 0, stored: 0 };
+    const bad: PreparedRow[] = [];
+    const creates: PreparedRow[] = [];
+    for (const row of rows) {
+      if (row.match) counts.stored += 1;
+      if (Object.keys(row.problems).length > 0) {
+        if (run.settings.duplicates && Object.keys(row.problems).includes(run.settings.duplicates.key))
+          counts.inFile += 1;
+        bad.push(row);
+        continue;
+      }
+      if (row.action === 'skip') counts.skipped += 1;
+      else if (row.action === 'unchanged') counts.unchanged += 1;
+      else if (row.action === 'update' && row.match) {
+        const json = await updateRecord(this.database, entity, row.match.id, row.match.version, row.values, actor, tx);
+        const version = Number((JSON.parse(json) as { version: number }).version);
+        written.push({ record: row.match.id, row: row.row, action: 'updated', previous: row.previous ?? {}, version });
+        counts.updated += 1;
+      } else creates.push(row);
+    }
+    // New records in multi-row inserts, their ids and versions in the rows' order.
+    const created = await createRecords(
+      this.database,
+      entity,
+      creates.map((row) => row.values),
+      actor,
+      tx,
+    );
+    created.forEach(({ id: record, version }, i) => {
+      written.push({ record, row: (creates[i] as PreparedRow).row, action: 'created', previous: null, version });
+    });
+    counts.created = created.length;
+    counts.failed = bad.length;
+    for (const row of bad) noteProblems(run, row);
+    if (written.length > 0) {
+      await this.database.rows(
+        sql`insert into import_records (import_id, record_id, row_number, action, previous, version)
+          values ${sql.join(
+            written.map(
+              (w) =>
+                sql`(${id}, ${w.record}, ${w.row}, ${w.action}, ${w.previous === null ? null : JSON.stringify(w.previous)}::jsonb, ${w.version})`,
+            ),
+            sql`, `,
+          )}`,
+        tx,
+      );
+    }
+    await this.keepBadRows(id, bad, tx);
+    await this.database.rows(
+      sql`update imports set rows_done = rows_done + ${rows.length}, last_row = greatest(last_row, ${last}),
+          created = created + ${counts.created}, updated = updated + ${counts.updated},
+          unchanged = unchanged + ${counts.unchanged}, skipped = skipped + ${counts.skipped},
+          failed = failed + ${counts.failed}, duplicates_in_file = duplicates_in_file + ${counts.inFile},
+          duplicates_stored = duplicates_stored + ${counts.stored},
+          problems = ${JSON.stringify(run.problems)}::jsonb, problem_count = ${run.problemCount}, heartbeat_at = now()
+        where id = ${id}`,
+      tx,
+    );
+  }
+
+  private async failAndTakeBack(run: Run, message: string): Promise<void> {
+    await this.database.rows(
+      sql`update imports set problems = ${JSON.stringify(run.problems)}::jsonb, problem_count = ${run.problemCount} where id = ${run.id}`,
+    );
+    await this.takeBack(run, 'failed', `${message}. Nothing was imported: the rows written before were taken back.`);
+  }
+
+  /**
+   * Takes back what the job wrote, newest first: deletes the records it
+   * created and restores those it updated, each only at the version the job
+   * left it (someone's change since is kept, and listed). Each record with
+   * its bookkeeping in one transaction, so an undo stopped midway goes on.
+   */
+  async takeBack(run: Run, status: ImportStatus, message: string | null): Promise<void> {
+    const { id, plan } = run;
+    await this.database.rows(
+      sql`update imports set status = 'undoing', undo = coalesce(undo, ${JSON.stringify({ deleted: 0, restored: 0, kept: [], keptCount: 0 })}::jsonb)
+        where id = ${id}`,
+    );
+    const report = ((await readJob(this.database, id))?.undo ?? {
+      deleted: 0,
+      restored: 0,
+      kept: [],
+      keptCount: 0,
+    }) as NonNullable<ImportJob['undo']>;
+    for (;;) {
+      if (this.stopping) return;
+      const page = await this.database.rows<{
+        record_id: number | string;
+        action: string;
+        previous: Record<string, unknown> | null;
+        version: number;
+      }>(
+        sql`select record_id, action, previous, version from import_records
+          where import_id = ${id} and action in ('created', 'updated') order by row_number desc limit 100`,
+      );
+      if (page.length === 0) break;
+      for (const record of page) {
+        const recordId = Number(record.record_id);
+        const forget = (tx: Executor) =>
+          this.database
+            .rows(sql`delete from import_records where import_id = ${id} and record_id = ${recordId}`, tx)
+            .then(() => {});
+        try {
+          if (record.action === 'created') {
+            await deleteRecord(this.database, plan.entity, recordId, record.version, this.dataDir, forget);
+            report.deleted += 1;
+          } else {
+            await this.database.db.transaction(async (tx) => {
+              await updateRecord(
+                this.database,
+                plan.entity,
+                recordId,
+                record.version,
+                record.previous ?? {},
+                plan.actor,
+                tx,
+              );
+              await forget(tx);
+            });
+            report.restored += 1;
+          }
+        } catch (error) {
+          if (!(error instanceof DomainError)) throw error;
+          const reason = error.kind === 'notFound' ? 'Deleted since the import' : 'Changed since the import';
+          report.keptCount += 1;
+          if (report.kept.length < MAX_LISTED_KEPT) report.kept.push({ id: recordId, reason });
+          await this.database.rows(
+            sql`update import_records set action = 'kept' where import_id = ${id} and record_id = ${recordId}`,
+          );
+        }
+      }
+      await this.database.rows(
+        sql`update imports set undo = ${JSON.stringify(report)}::jsonb, heartbeat_at = now() where id = ${id}`,
+      );
+      await yieldToOthers();
+    }
+    const kept =
+      report.keptCount > 0
+        ? ` ${report.keptCount} record${report.keptCount === 1 ? ' was' : 's were'} changed or deleted since and kept as they are.`
+        : '';
+    await this.finish(id, status, message === null ? kept.trim() || null : `${message}${kept}`);
+  }
+}

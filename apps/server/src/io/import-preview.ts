@@ -1,0 +1,176 @@
+import type { EntityDescription } from '@data-platform/shared/entities/entity';
+import type { DateOrder } from '@data-platform/shared/fields/cell-formats';
+import { fieldTypeModule } from '@data-platform/shared/fields/field-types';
+import {
+  type ColumnTarget,
+  type ImportPreview,
+  type ImportSettings,
+  MAX_DISTINCT_VALUES,
+} from '@data-platform/shared/imports';
+import { sql } from 'drizzle-orm';
+import type { Actor } from '../auth/actor.ts';
+import type { Database } from '../db/client.ts';
+import { formatsOver, needsDateOrder } from './import-formats.ts';
+import { importableFields, normalized, suggestMapping, suggestOption } from './import-mapping.ts';
+import { KeysSeen, planRows, prepareRows } from './import-rows.ts';
+import { headingText, rowsUnderHeading, type SourceFile, sourceRows } from './import-source.ts';
+import type { TableRow } from './table.ts';
+
+/** Rows of the file shown as they would be stored. */
+export const PREVIEW_ROWS = 20;
+/** Rows read for the distinct values of picklist columns (the whole file when it is shorter). */
+export const PREVIEW_SCAN_ROWS = 20_000;
+
+/** An upload as the preview reads it. */
+export interface PreviewedUpload {
+  id: number;
+  fileName: string;
+  path: string;
+  source: SourceFile;
+}
+
+/**
+ * The mapping the user confirmed at their last import of the entity, by
+ * normalized heading: a column they skipped is remembered as skipped.
+ */
+export async function rememberedMapping(
+  database: Database,
+  userId: number | null,
+  entity: string,
+): Promise<Map<string, ColumnTarget | null>> {
+  const remembered = new Map<string, ColumnTarget | null>();
+  if (userId === null) return remembered;
+  const [last] = await database.rows<{ headings: string[]; settings: { mapping: (ColumnTarget | null)[] } }>(
+    sql`select headings, settings from imports
+      where user_id = ${userId} and entity = ${entity} and settings is not null and headings is not null
+      order by id desc limit 1`,
+  );
+  last?.headings.forEach((heading, i) => {
+    const key = normalized(heading);
+    if (key && !remembered.has(key)) remembered.set(key, last.settings.mapping[i] ?? null);
+  });
+  return remembered;
+}
+
+/**
+ * What the file would import, nothing written: its sheets and dialect, the
+ * headings and the mapping (the caller's, or suggested), how each column of
+ * dates or numbers is written (decided over the rows scanned: the whole file
+ * under the readers' limits), the distinct values of each picklist column
+ * with the option suggested for each, and the first rows as they would be
+ * stored (fixed values included) with every problem per row and field.
+ * `dateOrder` is the caller's, or the one their language suggests.
+ */
+export async function previewImport(
+  database: Database,
+  entity: EntityDescription,
+  actor: Actor,
+  upload: PreviewedUpload,
+  settings: ImportSettings,
+  dateOrder: DateOrder,
+): Promise<ImportPreview> {
+  const sheet = upload.source.kind === 'xlsx' ? (settings.sheet ?? upload.source.sheets[0] ?? null) : null;
+  let heading: TableRow | undefined;
+  const rows = rowsUnderHeading(
+    sourceRows(upload.path, upload.source, { sheet: sheet ?? undefined, maxRows: Number.POSITIVE_INFINITY }),
+    settings.headerRow,
+    (row) => {
+      heading = row;
+    },
+  );
+  const sample: TableRow[] = [];
+  const scanned: TableRow[] = [];
+  let more = false;
+  for await (const row of rows) {
+    if (sample.length < PREVIEW_ROWS) sample.push(row);
+    if (scanned.length === PREVIEW_SCAN_ROWS) {
+      more = true;
+      break;
+    }
+    scanned.push(row);
+  }
+  await rows.return(undefined);
+  const headings = (heading?.cells ?? []).map(headingText);
+  const suggested = suggestMapping(entity, headings, await rememberedMapping(database, actor.userId, entity.name));
+  const mapping = headings.map((_, i) =>
+    settings.mapping ? (settings.mapping[i] ?? null) : (suggested[i]?.target ?? null),
+  );
+  // A file none of whose headings suggests a field previews its headings for the caller to map.
+  const nothingMapped = !settings.mapping && mapping.every((target) => target === null);
+  const plan = nothingMapped
+    ? undefined
+    : formatsOver(planRows(entity, actor, { ...settings, mapping }, dateOrder), scanned);
+  const prepared = plan ? await prepareRows(database, plan, sample, new KeysSeen()) : [];
+  const picklists = (plan?.columns ?? []).flatMap(({ index, target }) => {
+    const options = target.field.options;
+    if (!options) return [];
+    const counts = new Map<string, number>();
+    let cut = more;
+    for (const row of scanned) {
+      const cell = row.cells[index];
+      if (cell === null || cell === undefined || String(cell).trim() === '') continue;
+      const read = fieldTypeModule(target.field.type).importCell(cell, target.part);
+      for (const value of Array.isArray(read) ? read : [read]) {
+        const text = String(value).trim();
+        if (!counts.has(text) && counts.size === MAX_DISTINCT_VALUES) {
+          cut = true;
+          continue;
+        }
+        counts.set(text, (counts.get(text) ?? 0) + 1);
+      }
+    }
+    const given = settings.values?.[target.name] ?? {};
+    return [
+      {
+        field: target.name,
+        column: index,
+        options: [...options],
+        more: cut,
+        values: [...counts].map(([value, count]) => {
+          if (value in given)
+            return { value, rows: count, option: given[value] ?? null, matchedBy: 'mapping' as const };
+          const suggestion = suggestOption(value, options);
+          return { value, rows: count, option: suggestion?.option ?? null, matchedBy: suggestion?.matchedBy ?? null };
+        }),
+      },
+    ];
+  });
+  return {
+    uploadId: upload.id,
+    fileName: upload.fileName,
+    kind: upload.source.kind,
+    sheets: upload.source.sheets,
+    sheet,
+    dialect: upload.source.dialect,
+    headerRow: heading?.number ?? settings.headerRow ?? 1,
+    headings,
+    columns: headings.map((text, index) => ({
+      index,
+      heading: text,
+      target: mapping[index] ?? null,
+      suggestedBy: settings.mapping ? null : (suggested[index]?.suggestedBy ?? null),
+      format: plan?.columns.find((c) => c.index === index)?.format ?? null,
+    })),
+    fields: importableFields(entity).map(([name, field]) => ({
+      name,
+      label: field.label,
+      type: field.type,
+      required: Boolean(field.required),
+      custom: Boolean(field.custom),
+      parts: [...(fieldTypeModule(field.type).parts?.extra ?? [])],
+      ...(field.options ? { options: [...field.options] } : {}),
+      ...(field.to ? { to: field.to } : {}),
+    })),
+    picklists,
+    duplicateKeys: [...(mapping.some((t) => t?.field === 'id') ? ['id'] : []), ...(entity.dedupKeys ?? [])],
+    dateOrder,
+    dateOrderNeeded: plan ? needsDateOrder(plan) : false,
+    rows: prepared.map((row) => ({
+      row: row.row,
+      values: row.values,
+      names: row.referenceNames,
+      problems: row.problems,
+      action: settings.duplicates ? row.action : null,
+    })),
+  };
+}

@@ -1,0 +1,408 @@
+import type { ImportPreview } from '@data-platform/shared/imports';
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminClient, type Factories, factories, unique } from '../testing/factories.ts';
+import { startImport, waitForImport } from '../testing/import-jobs.ts';
+import { startTestServer, type TestServer } from '../testing/test-server.ts';
+
+/**
+ * Files as providers and spreadsheets write them (issues 14 and 15): a value
+ * for every row of a field no column maps to (an index series' Index), read
+ * as that field's cells are; dates and numbers in the forms Excel, Google
+ * Sheets, Numbers, LibreOffice and index providers write, each column read
+ * one way decided from all its values, the day/month order chosen when
+ * every value could be read either way.
+ */
+let server: TestServer;
+let make: Factories;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  make = factories(adminClient(server));
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+type Answer<T> = { status: number; body: T & { error?: { message: string; fields?: Record<string, string> } } };
+
+async function upload(
+  entity: string,
+  name: string,
+  bytes: Uint8Array | string,
+  language?: string,
+): Promise<Answer<ImportPreview>> {
+  const form = new FormData();
+  form.append('file', new Blob([bytes]), name);
+  const answer = await server.fetch(`/api/v1/imports/uploads?entity=${entity}`, {
+    method: 'POST',
+    body: form,
+    ...(language ? { headers: { 'accept-language': language } } : {}),
+  });
+  return { status: answer.status, body: (await answer.json()) as ImportPreview };
+}
+
+async function preview(body: Record<string, unknown>, language?: string): Promise<Answer<ImportPreview>> {
+  const answer = await server.fetch('/api/v1/imports/preview', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(language ? { 'accept-language': language } : {}) },
+    body: JSON.stringify(body),
+  });
+  return { status: answer.status, body: (await answer.json()) as ImportPreview };
+}
+
+/** An index to load levels into. */
+const newIndex = async (name = unique('MSCI World (demo)')) => ({
+  name,
+  id: (await make.create('benchmarkIndexes', { name, currency: 'USD' })).id,
+});
+
+async function levelsOf(indexId: number): Promise<{ date: string; level: number }[]> {
+  const answer = await server.fetch(`/api/v1/indexLevels?filter[indexId][eq]=${indexId}&sort=date&pageSize=100`);
+  const rows = ((await answer.json()) as { data: { date: string; level: number | string }[] }).data;
+  return rows.map((row) => ({ date: row.date.slice(0, 10), level: Number(row.level) }));
+}
+
+/** A provider's total-return export as a spreadsheet saves it: no Index column, the level under the index's own name. */
+const msciExport = [
+  'Date,MSCI WORLD',
+  '"Dec 31, 2004","3,421.567"',
+  '"Jan 31, 2005","3,338.41"',
+  '"Feb 28, 2005","3,460.002"',
+].join('\r\n');
+const dateAndLevel = [{ field: 'date' }, { field: 'level' }];
+
+describe('a value for every row', () => {
+  it('loads a provider export into index levels with the Index fixed, named like a cell would name it', async () => {
+    const index = await newIndex();
+    const uploaded = await upload('indexLevels', 'msci.csv', msciExport);
+    expect(uploaded.status).toBe(201);
+    // "Date" is the field's label; the level column is the index's name, which names no field.
+    expect(uploaded.body.columns.map((c) => c.target)).toEqual([{ field: 'date' }, null]);
+    // The Index, required, has no column: each row says so until it is given.
+    expect(Object.keys(uploaded.body.rows[0]?.problems ?? {})).toContain('indexId');
+
+    const settings = {
+      entity: 'indexLevels',
+      uploadId: uploaded.body.uploadId,
+      mapping: dateAndLevel,
+      fixed: { indexId: index.name.toUpperCase() },
+    };
+    const previewed = await preview(settings);
+    expect(previewed.status).toBe(200);
+    expect(previewed.body.rows).toEqual([
+      {
+        row: 2,
+        values: { indexId: index.id, date: '2004-12-31', level: 3421.567 },
+        names: { indexId: index.name },
+        problems: {},
+        action: null,
+      },
+      expect.objectContaining({ values: { indexId: index.id, date: '2005-01-31', level: 3338.41 }, problems: {} }),
+      expect.objectContaining({ values: { indexId: index.id, date: '2005-02-28', level: 3460.002 }, problems: {} }),
+    ]);
+    expect(previewed.body.columns.map((c) => c.format)).toEqual([
+      { dateOrder: null, dateOrderFrom: null, decimalMark: null, decimalMarkFrom: null },
+      { dateOrder: null, dateOrderFrom: null, decimalMark: '.', decimalMarkFrom: 'values' },
+    ]);
+    expect(previewed.body.dateOrderNeeded).toBe(false);
+
+    // The same value by the index's id, as the wizard's picker gives it.
+    const started = await startImport(server, { ...settings, fixed: { indexId: String(index.id) } });
+    expect(started.status).toBe(202);
+    const job = await waitForImport(server, started.body.id);
+    expect(job).toMatchObject({ status: 'succeeded', created: 3, problems: [] });
+    expect(await levelsOf(index.id)).toEqual([
+      { date: '2004-12-31', level: 3421.567 },
+      { date: '2005-01-31', level: 3338.41 },
+      { date: '2005-02-28', level: 3460.002 },
+    ]);
+  });
+
+  it('makes a fixed reference that matches nothing a problem on every row, never an empty value', async () => {
+    const uploaded = await upload('indexLevels', 'msci.csv', msciExport);
+    const settings = {
+      entity: 'indexLevels',
+      uploadId: uploaded.body.uploadId,
+      mapping: dateAndLevel,
+      fixed: { indexId: 'No Such Index' },
+    };
+    const previewed = await preview(settings);
+    expect(previewed.status).toBe(200);
+    expect(previewed.body.rows.map((r) => r.problems)).toEqual([
+      { indexId: 'No benchmark index named No Such Index' },
+      { indexId: 'No benchmark index named No Such Index' },
+      { indexId: 'No benchmark index named No Such Index' },
+    ]);
+    const started = await startImport(server, settings);
+    const job = await waitForImport(server, started.body.id);
+    expect(job).toMatchObject({ status: 'failed', created: 0, failed: 3, problemCount: 3 });
+    expect(job.problems.map((p) => [p.row, p.field])).toEqual([
+      [2, 'indexId'],
+      [3, 'indexId'],
+      [4, 'indexId'],
+    ]);
+  });
+
+  it('reads a fixed picklist value by its option and a fixed part of a value (a currency), and names what is not an option', async () => {
+    const name = unique('Fixed Co');
+    const csv = `Name,Revenue\r\n${name} A,"$1,200.50"\r\n${name} B,"(1,200)"\r\n`;
+    const uploaded = await upload('companies', 'fixed.csv', csv);
+    const mapping = [{ field: 'name' }, { field: 'revenue', part: 'amount' }];
+    const base = { entity: 'companies', uploadId: uploaded.body.uploadId, mapping };
+    const good = await preview({ ...base, fixed: { stage: 'Seed', 'revenue.currency': 'usd' } });
+    expect(good.status).toBe(200);
+    expect(good.body.rows.map((r) => [r.values, r.problems])).toEqual([
+      [{ name: `${name} A`, stage: 'Seed', revenue: { amount: 1200.5, currency: 'USD' } }, {}],
+      [{ name: `${name} B`, stage: 'Seed', revenue: { amount: -1200, currency: 'USD' } }, {}],
+    ]);
+    const bad = await preview({ ...base, fixed: { stage: 'Not a stage' } });
+    // Without its currency the revenue is incomplete too.
+    expect(bad.body.rows.map((r) => Object.keys(r.problems).sort())).toEqual([
+      ['revenue', 'stage'],
+      ['revenue', 'stage'],
+    ]);
+    expect(bad.body.rows[0]?.problems.stage).toMatch(/^Expected one of: /);
+  });
+
+  it('refuses a fixed value for an unknown field, the record id, a field a column maps to, and a blank or long one', async () => {
+    const uploaded = await upload('indexLevels', 'msci.csv', msciExport);
+    const base = { entity: 'indexLevels', uploadId: uploaded.body.uploadId, mapping: dateAndLevel };
+    const unknownField = await preview({ ...base, fixed: { nothing: 'x', id: '4' } });
+    expect(unknownField.status).toBe(400);
+    expect(unknownField.body.error?.fields).toEqual({
+      'fixed.nothing': 'Index levels have no field nothing an import can write',
+      'fixed.id': 'Every row cannot have the same record id',
+    });
+    const mapped = await preview({ ...base, fixed: { date: '2004-12-31' } });
+    expect(mapped.body.error?.fields).toEqual({
+      'fixed.date': 'Column 1 is mapped to Date; a value for every row is for a field no column maps to',
+    });
+    const blank = await preview({ ...base, fixed: { indexId: '  ' } });
+    expect(blank.status).toBe(400);
+    expect(blank.body.error?.fields).toEqual({ 'fixed.indexId': 'Give a value, or leave the field out' });
+    const long = await startImport(server, { ...base, fixed: { indexId: 'x'.repeat(1001) } });
+    expect(long.status).toBe(400);
+    expect(long.body.error?.fields).toEqual({ 'fixed.indexId': 'At most 1000 characters' });
+  });
+});
+
+describe('the contract', () => {
+  it('documents the fixed values and the date order in the OpenAPI document', async () => {
+    type Schema = {
+      properties?: Record<string, Schema>;
+      additionalProperties?: Schema;
+      maxLength?: number;
+      enum?: string[];
+    };
+    const document = (await (await fetch(`${server.url}/api/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: Schema }> } }>>;
+    };
+    for (const path of ['/api/v1/imports/preview', '/api/v1/imports']) {
+      const body = document.paths[path]?.post?.requestBody?.content['application/json']?.schema;
+      expect(body?.properties?.fixed?.additionalProperties?.maxLength, path).toBe(1000);
+      expect(body?.properties?.dateOrder?.enum, path).toEqual(['dmy', 'mdy']);
+    }
+  });
+});
+
+describe('dates as files write them', () => {
+  /** The dates of an index-level file whose Date column holds these texts, previewed. */
+  async function datesOf(texts: string[], settings: Record<string, unknown> = {}, language?: string) {
+    const index = await newIndex();
+    const csv = ['Date,Level', ...texts.map((text) => `"${text}",100`)].join('\n');
+    const uploaded = await upload('indexLevels', 'dates.csv', csv, language);
+    const previewed = await preview(
+      {
+        entity: 'indexLevels',
+        uploadId: uploaded.body.uploadId,
+        mapping: [{ field: 'date' }, { field: 'level' }],
+        fixed: { indexId: index.name },
+        ...settings,
+      },
+      language,
+    );
+    expect(previewed.status).toBe(200);
+    return {
+      index,
+      uploadId: uploaded.body.uploadId,
+      preview: previewed.body,
+      dates: previewed.body.rows.map((r) => r.problems.date ?? r.values.date),
+      format: previewed.body.columns[0]?.format,
+    };
+  }
+
+  it('reads ISO dates, month names first or after the day, and spreadsheet dates in one column', async () => {
+    const { dates, preview: previewed } = await datesOf([
+      '2004-12-31',
+      'Dec 31, 2004',
+      'January 3, 2005',
+      '31 Dec 2004',
+      '31-Dec-2004',
+      '31-Jan-05',
+      '2005-02-01T00:00:00Z',
+    ]);
+    expect(dates).toEqual([
+      '2004-12-31',
+      '2004-12-31',
+      '2005-01-03',
+      '2004-12-31',
+      '2004-12-31',
+      '2005-01-31',
+      '2005-02-01',
+    ]);
+    expect(previewed.dateOrderNeeded).toBe(false);
+  });
+
+  it('takes the day/month order of numeric dates from a value with a part over 12', async () => {
+    const monthFirst = await datesOf(['12/31/2004', '01/02/2005']);
+    expect(monthFirst.dates).toEqual(['2004-12-31', '2005-01-02']);
+    expect(monthFirst.format).toMatchObject({ dateOrder: 'mdy', dateOrderFrom: 'values' });
+    // Whatever the language suggests: the values tell.
+    const dayFirst = await datesOf(['31/12/2004', '01/02/2005'], {}, 'en-US');
+    expect(dayFirst.dates).toEqual(['2004-12-31', '2005-02-01']);
+    expect(dayFirst.format).toMatchObject({ dateOrder: 'dmy', dateOrderFrom: 'values' });
+    expect(dayFirst.preview.dateOrderNeeded).toBe(false);
+  });
+
+  it('says when every numeric date could be either way: the language suggests the order, the caller chooses it, the job keeps it', async () => {
+    const french = await datesOf(['01/02/2005', '03/04/2005'], {}, 'fr-FR,fr;q=0.9,en;q=0.5');
+    expect(french.preview).toMatchObject({ dateOrder: 'dmy', dateOrderNeeded: true });
+    expect(french.format).toMatchObject({ dateOrder: 'dmy', dateOrderFrom: 'choice' });
+    expect(french.dates).toEqual(['2005-02-01', '2005-04-03']);
+
+    const english = await datesOf(['01/02/2005', '03/04/2005'], {}, 'en');
+    expect(english.preview).toMatchObject({ dateOrder: 'mdy', dateOrderNeeded: true });
+    expect(english.dates).toEqual(['2005-01-02', '2005-03-04']);
+
+    const chosen = await datesOf(['01/02/2005', '03/04/2005'], { dateOrder: 'mdy' }, 'fr');
+    expect(chosen.preview).toMatchObject({ dateOrder: 'mdy', dateOrderNeeded: true });
+    expect(chosen.dates).toEqual(['2005-01-02', '2005-03-04']);
+
+    // Started without an order by a French-speaking caller: the job reads as the preview suggested.
+    const answer = await server.fetch('/api/v1/imports', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'accept-language': 'fr' },
+      body: JSON.stringify({
+        entity: 'indexLevels',
+        uploadId: french.uploadId,
+        mapping: [{ field: 'date' }, { field: 'level' }],
+        fixed: { indexId: french.index.name },
+      }),
+    });
+    expect(answer.status).toBe(202);
+    const job = await waitForImport(server, ((await answer.json()) as { id: number }).id);
+    expect(job).toMatchObject({ status: 'succeeded', created: 2 });
+    expect((await levelsOf(french.index.id)).map((l) => l.date)).toEqual(['2005-02-01', '2005-04-03']);
+
+    // Chosen month first.
+    const started = await startImport(server, {
+      entity: 'indexLevels',
+      uploadId: chosen.uploadId,
+      mapping: [{ field: 'date' }, { field: 'level' }],
+      fixed: { indexId: chosen.index.name },
+      dateOrder: 'mdy',
+    });
+    expect((await waitForImport(server, started.body.id)).status).toBe('succeeded');
+    expect((await levelsOf(chosen.index.id)).map((l) => l.date)).toEqual(['2005-01-02', '2005-03-04']);
+  });
+
+  it('flags every numeric date of a column that writes them both ways, and what names no day', async () => {
+    const { dates, format } = await datesOf(['13/01/2005', '01/13/2005', 'Dec 31, 2004', '31/04/2005', 'soon']);
+    expect(format).toMatchObject({ dateOrder: null, dateOrderFrom: 'mixed' });
+    expect(dates.slice(0, 2)).toEqual([
+      expect.stringMatching(/both day first \(31\/12\/2004\) and month first/),
+      expect.stringMatching(/both day first/),
+    ]);
+    expect(dates[2]).toBe('2004-12-31');
+    expect(dates[3]).toMatch(/both day first/);
+    expect(dates[4]).toMatch(/^Expected a date such as 2004-12-31, Dec 31, 2004/);
+  });
+});
+
+describe('numbers as files write them', () => {
+  /** The levels of an index-level file whose Level column holds these texts, previewed. */
+  async function levelsRead(texts: string[]) {
+    const index = await newIndex();
+    const csv = ['Date;Level', ...texts.map((text, i) => `2005-01-${String(i + 1).padStart(2, '0')};"${text}"`)].join(
+      '\n',
+    );
+    const uploaded = await upload('indexLevels', 'levels.csv', csv);
+    const previewed = await preview({
+      entity: 'indexLevels',
+      uploadId: uploaded.body.uploadId,
+      mapping: [{ field: 'date' }, { field: 'level' }],
+      fixed: { indexId: String(index.id) },
+    });
+    expect(previewed.status).toBe(200);
+    return {
+      levels: previewed.body.rows.map((r) => r.problems.level ?? r.values.level),
+      format: previewed.body.columns[1]?.format,
+    };
+  }
+
+  it('reads thousands commas and a decimal point', async () => {
+    const { levels, format } = await levelsRead(['3,421.567', '3,421', '12']);
+    expect(levels).toEqual([3421.567, 3421, 12]);
+    expect(format).toMatchObject({ decimalMark: '.', decimalMarkFrom: 'values' });
+  });
+
+  it('reads spaces or points between thousands and a decimal comma, decided for the whole column', async () => {
+    const spaced = await levelsRead(['3 421,567', '3\u00a0338,41', '3,421']);
+    expect(spaced.levels).toEqual([3421.567, 3338.41, 3.421]);
+    expect(spaced.format).toMatchObject({ decimalMark: ',', decimalMarkFrom: 'values' });
+    const dotted = await levelsRead(['3.421,567', '1.234']);
+    expect(dotted.levels).toEqual([3421.567, 1234]);
+  });
+
+  it('reads a column that tells nothing with a decimal point, and names what is not a number', async () => {
+    const { levels, format } = await levelsRead(['1,234', 'n/a', '12 apples']);
+    expect(format).toMatchObject({ decimalMark: '.', decimalMarkFrom: 'default' });
+    expect(levels[0]).toBe(1234);
+    expect(levels[1]).toMatch(/Level must be/);
+    expect(levels[2]).toMatch(/Level must be/);
+  });
+});
+
+describe('workbooks', () => {
+  it('keeps date and number cells as they are and reads text cells as CSV cells are', async () => {
+    const index = await newIndex();
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('Levels');
+    sheet.addRow(['Date', 'Level']);
+    sheet.addRow([new Date(Date.UTC(2004, 11, 31)), 3421.567]);
+    sheet.addRow(['Jan 31, 2005', '3.338,41']);
+    sheet.addRow(['28/02/2005', 3460]);
+    sheet.getColumn(1).numFmt = 'dd/mm/yyyy';
+    const uploaded = await upload('indexLevels', 'levels.xlsx', Buffer.from(await workbook.xlsx.writeBuffer()));
+    expect(uploaded.status).toBe(201);
+    const previewed = await preview({
+      entity: 'indexLevels',
+      uploadId: uploaded.body.uploadId,
+      mapping: [{ field: 'date' }, { field: 'level' }],
+      fixed: { indexId: index.name },
+    });
+    expect(previewed.body.rows.map((r) => [r.values.date, r.values.level, r.problems])).toEqual([
+      ['2004-12-31', 3421.567, {}],
+      ['2005-01-31', 3338.41, {}],
+      ['2005-02-28', 3460, {}],
+    ]);
+  });
+});
+
+describe('the one-request import', () => {
+  it('reads dates and numbers the same way, a column at a time', async () => {
+    const index = await newIndex();
+    const csv = `Index,Date,Level\r\n${index.name},31/12/2004,"3 421,567"\r\n${index.name},01/02/2005,"3 338,41"\r\n`;
+    const form = new FormData();
+    form.append('file', new Blob([csv]), 'levels.csv');
+    const answer = await server.fetch('/api/v1/indexLevels/import', { method: 'POST', body: form });
+    const body = (await answer.json()) as { created: number; error?: unknown };
+    expect(answer.status, JSON.stringify(body)).toBe(201);
+    expect(body.created).toBe(2);
+    expect(await levelsOf(index.id)).toEqual([
+      { date: '2004-12-31', level: 3421.567 },
+      { date: '2005-02-01', level: 3338.41 },
+    ]);
+  });
+});

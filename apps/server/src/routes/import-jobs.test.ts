@@ -1,0 +1,338 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signInWithPermissions } from '../testing/accounts.ts';
+import { adminClient, type Factories, factories, unique } from '../testing/factories.ts';
+import { getImport, importAll, startImport, uploadImport, waitForImport } from '../testing/import-jobs.ts';
+import { startTestServer, type TestServer } from '../testing/test-server.ts';
+
+/**
+ * Import jobs (issue 14): a file imported in batches by the server, followed
+ * by its progress; all or nothing, or bad rows set aside for download;
+ * duplicates in the file and against stored records; cancel; undo.
+ */
+let server: TestServer;
+let make: Factories;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  make = factories(adminClient(server));
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+async function companiesIn(city: string): Promise<Record<string, unknown>[]> {
+  const answer = await server.fetch(
+    `/api/v1/companies?filter[city][eq]=${encodeURIComponent(city)}&sort=name&pageSize=1000`,
+  );
+  return ((await answer.json()) as { data: Record<string, unknown>[] }).data;
+}
+
+/** A unique name as it may stand in a domain. */
+const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+
+function companiesCsv(city: string, count: number, row: (i: number) => string = (i) => `Co ${i},${city},${i}`): string {
+  const lines = ['Name,City,Employees'];
+  for (let i = 1; i <= count; i++) lines.push(row(i));
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+describe('import jobs', () => {
+  it('imports every row in batches and reports progress and the result', async () => {
+    const city = unique('Jobville');
+    const job = await importAll(server, 'companies', 'many.csv', companiesCsv(city, 1200));
+    expect(job).toMatchObject({
+      status: 'succeeded',
+      mode: 'allOrNothing',
+      rowsTotal: 1200,
+      rowsChecked: 1200,
+      rowsDone: 1200,
+      created: 1200,
+      updated: 0,
+      failed: 0,
+      problems: [],
+      recovery: null,
+      badRowsUrl: null,
+    });
+    expect(job.finishedAt).not.toBeNull();
+    expect((await companiesIn(city)).length).toBe(1000);
+    const events = await adminClient(server).list('/api/v1/audit-events', {
+      'filter[type][eq]': 'recordsImported',
+      sort: '-createdAt',
+      pageSize: 1,
+    });
+    expect(events.body.data[0]).toMatchObject({ details: `companies: 1200 created, 0 updated (import ${job.id})` });
+  });
+
+  it('lets other requests in between its batches while it writes', async () => {
+    const city = unique('Busyville');
+    const uploaded = await uploadImport(server, 'companies', 'busy.csv', companiesCsv(city, 20_000));
+    const started = await startImport(server, {
+      entity: 'companies',
+      uploadId: uploaded.body.uploadId,
+      mapping: uploaded.body.columns.map((c) => c.target),
+      mode: 'skipBadRows',
+    });
+    await waitForImport(server, started.body.id, (job) => job.status === 'writing' || job.status === 'succeeded');
+    // Reads answered while the job is still writing: a job holding the database for its duration allows none.
+    let readsWhileWriting = 0;
+    for (;;) {
+      const read = await server.fetch('/api/v1/companies?pageSize=20');
+      expect(read.status).toBe(200);
+      await read.arrayBuffer();
+      const { body: job } = await getImport(server, started.body.id);
+      if (job.status !== 'writing') {
+        expect(job).toMatchObject({ status: 'succeeded', created: 20_000 });
+        break;
+      }
+      // Past its last batch the job is still writing for a moment (its audit event).
+      if (job.rowsDone < 20_000) readsWhileWriting += 1;
+    }
+    expect(readsWhileWriting).toBeGreaterThan(2);
+  });
+
+  it('all or nothing: one bad row imports nothing, names the row and field, and offers the bad rows', async () => {
+    const city = unique('Nothingville');
+    const csv = companiesCsv(city, 700, (i) => (i === 650 ? `,${city},lots` : `Co ${i},${city},${i}`));
+    const job = await importAll(server, 'companies', 'bad.csv', csv);
+    expect(job).toMatchObject({ status: 'failed', created: 0, rowsTotal: 700, failed: 1, problemCount: 2 });
+    expect(job.message).toMatch(/^1 of 700 rows cannot be imported; nothing was imported/);
+    expect(job.problems).toEqual([
+      { row: 651, field: 'name', message: 'Required' },
+      { row: 651, field: 'employees', message: expect.any(String) },
+    ]);
+    expect(await companiesIn(city)).toEqual([]);
+    const bad = await server.fetch(job.badRowsUrl as string);
+    expect(bad.headers.get('content-type')).toMatch(/^text\/csv/);
+    const text = (await bad.text()).replace(/^\uFEFF/, '');
+    expect(text.split('\n')[0]).toBe('Name,City,Employees,Error');
+    expect(text.split('\n')[1]).toBe(`,${city},lots,name: Required; employees: ${job.problems[1]?.message}`);
+  });
+
+  it('skip bad rows: good rows are imported, bad ones and repeats within the file set aside with why', async () => {
+    const city = unique('Skipville');
+    const host = slug(city);
+    const csv = [
+      'Name,Website,City',
+      `Alpha,https://alpha-${host}.example,${city}`,
+      `,https://nameless-${host}.example,${city}`,
+      `Alpha again,http://www.alpha-${host}.example/team,${city}`,
+      `Beta,https://beta-${host}.example,${city}`,
+    ].join('\n');
+    const job = await importAll(server, 'companies', 'skip.csv', csv, {
+      mode: 'skipBadRows',
+      duplicates: { key: 'domain', action: 'skip' },
+    });
+    expect(job).toMatchObject({ status: 'succeeded', created: 2, failed: 2, duplicatesInFile: 1 });
+    expect((await companiesIn(city)).map((c) => c.name)).toEqual(['Alpha', 'Beta']);
+    const text = await (await server.fetch(job.badRowsUrl as string)).text();
+    const lines = text
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[1]).toMatch(/name: /);
+    expect(lines[2]).toMatch(/domain: The same domain as row 2/);
+  });
+
+  it('matches stored records on the key picked: skip, update, or create', async () => {
+    const city = unique('Dupville');
+    const stored = await make.company({
+      name: unique('Stored'),
+      website: `https://dup-${slug(city)}.example`,
+      city,
+      employees: 5,
+    });
+    const csv = `Name,Website,City,Employees\n${String(stored.name)},https://www.dup-${slug(city)}.example,${city},50\n`;
+    const skipped = await importAll(server, 'companies', 'd.csv', csv, {
+      duplicates: { key: 'domain', action: 'skip' },
+    });
+    expect(skipped).toMatchObject({ status: 'succeeded', created: 0, skipped: 1, duplicatesStored: 1 });
+    const updated = await importAll(server, 'companies', 'd.csv', csv, {
+      duplicates: { key: 'domain', action: 'update' },
+    });
+    expect(updated).toMatchObject({ status: 'succeeded', created: 0, updated: 1, duplicatesStored: 1 });
+    expect(await companiesIn(city)).toMatchObject([{ id: stored.id, employees: 50, version: 2 }]);
+    const created = await importAll(server, 'companies', 'd.csv', csv, {
+      duplicates: { key: 'name', action: 'create' },
+    });
+    expect(created).toMatchObject({ status: 'succeeded', created: 1 });
+    expect(await companiesIn(city)).toHaveLength(2);
+  });
+
+  it('an export imported again with "update" by id changes nothing', async () => {
+    const city = unique('Roundtrip');
+    const firm = await make.firm({ name: unique('Firm') });
+    for (let i = 0; i < 3; i++) {
+      await make.contact({
+        firstName: `Round${i}`,
+        lastName: city,
+        email: `${city.toLowerCase().replace(/\W/g, '')}-${i}@example.com`,
+        firmId: firm.id,
+        city,
+        tags: ['a', 'b'],
+      });
+    }
+    const exported = await server.fetch(
+      `/api/v1/contacts/export?format=csv&filter[lastName][eq]=${encodeURIComponent(city)}`,
+    );
+    expect(exported.status).toBe(200);
+    const csv = await exported.text();
+    const uploaded = await uploadImport(server, 'contacts', 'export.csv', csv);
+    expect(uploaded.body.columns[0]).toMatchObject({ heading: 'ID', target: { field: 'id' } });
+    const started = await startImport(server, {
+      entity: 'contacts',
+      uploadId: uploaded.body.uploadId,
+      mapping: uploaded.body.columns.map((c) => c.target),
+      duplicates: { key: 'id', action: 'update' },
+    });
+    expect(started.status).toBe(202);
+    const job = await waitForImport(server, started.body.id);
+    expect(job).toMatchObject({ status: 'succeeded', created: 0, updated: 0, unchanged: 3, problems: [] });
+  });
+
+  it('cancels a job: all or nothing takes back what it wrote', async () => {
+    const city = unique('Cancelville');
+    const uploaded = await uploadImport(server, 'companies', 'big.csv', companiesCsv(city, 6000));
+    const started = await startImport(server, {
+      entity: 'companies',
+      uploadId: uploaded.body.uploadId,
+      mapping: uploaded.body.columns.map((c) => c.target),
+    });
+    const writing = await waitForImport(
+      server,
+      started.body.id,
+      (job) => job.rowsDone > 0 || (job.status !== 'checking' && job.status !== 'queued'),
+    );
+    expect(writing.status).toBe('writing');
+    const cancel = await server.fetch(`/api/v1/imports/${started.body.id}/cancel`, { method: 'POST' });
+    expect(cancel.status).toBe(202);
+    const job = await waitForImport(server, started.body.id);
+    expect(job.status).toBe('cancelled');
+    expect(job.rowsDone).toBeLessThan(6000);
+    expect(await companiesIn(city)).toEqual([]);
+    const again = await server.fetch(`/api/v1/imports/${started.body.id}/cancel`, { method: 'POST' });
+    expect(again.status).toBe(409);
+  });
+
+  it('undo deletes what the import created and restores what it updated, keeping records changed since', async () => {
+    const city = unique('Undoville');
+    const kept = await make.company({ name: unique('Kept'), city, employees: 1 });
+    const csv = [
+      'Name,City,Employees',
+      `${String(kept.name)},${city},2`,
+      `New one,${city},3`,
+      `New two,${city},4`,
+    ].join('\n');
+    const job = await importAll(server, 'companies', 'u.csv', csv, { duplicates: { key: 'name', action: 'update' } });
+    expect(job).toMatchObject({ status: 'succeeded', created: 2, updated: 1 });
+    const two = (await companiesIn(city)).find((c) => c.name === 'New two') as { id: number; version: number };
+    const edit = await server.fetch(`/api/v1/companies/${two.id}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json', 'if-match': `"${two.version}"` },
+      body: JSON.stringify({ employees: 40 }),
+    });
+    expect(edit.status).toBe(200);
+    const undo = await server.fetch(`/api/v1/imports/${job.id}/undo`, { method: 'POST' });
+    expect(undo.status).toBe(202);
+    const undone = await waitForImport(server, job.id);
+    expect(undone).toMatchObject({
+      status: 'undone',
+      undo: { deleted: 1, restored: 1, keptCount: 1, kept: [{ id: two.id, reason: 'Changed since the import' }] },
+    });
+    expect((await companiesIn(city)).map((c) => [c.name, c.employees])).toEqual([
+      [String(kept.name), 1],
+      ['New two', 40],
+    ]);
+    const twice = await server.fetch(`/api/v1/imports/${job.id}/undo`, { method: 'POST' });
+    expect(twice.status).toBe(409);
+  });
+
+  it('remembers the mapping the user confirmed last, skipped columns included', async () => {
+    const csv = 'Account Label,Internal code\nRemembered Inc,X-1\n';
+    const first = await uploadImport(server, 'companies', 'remember.csv', csv);
+    expect(first.body.columns.map((c) => c.target)).toEqual([null, null]);
+    const started = await startImport(server, {
+      entity: 'companies',
+      uploadId: first.body.uploadId,
+      mapping: [{ field: 'name' }, null],
+    });
+    expect(started.status).toBe(202);
+    await waitForImport(server, started.body.id);
+    const again = await uploadImport(server, 'companies', 'remember-again.csv', csv);
+    expect(again.body.columns.map((c) => [c.target, c.suggestedBy])).toEqual([
+      [{ field: 'name' }, 'remembered'],
+      [null, 'remembered'],
+    ]);
+    const twice = await startImport(server, {
+      entity: 'companies',
+      uploadId: first.body.uploadId,
+      mapping: [{ field: 'name' }, null],
+    });
+    expect(twice.status).toBe(409);
+  });
+
+  it('is seen by its importer and administrators only, and needs the update right to update duplicates', async () => {
+    const importer = await signInWithPermissions(server, ['companies:read', 'companies:create', 'companies:import']);
+    const uploaded = await uploadImport(server, 'companies', 'mine.csv', `Name\n${unique('Mine')}\n`, importer.token);
+    expect(uploaded.status).toBe(201);
+    const refused = await startImport(
+      server,
+      {
+        entity: 'companies',
+        uploadId: uploaded.body.uploadId,
+        mapping: [{ field: 'name' }],
+        duplicates: { key: 'name', action: 'update' },
+      },
+      importer.token,
+    );
+    expect(refused.status).toBe(403);
+    const started = await startImport(
+      server,
+      { entity: 'companies', uploadId: uploaded.body.uploadId, mapping: [{ field: 'name' }] },
+      importer.token,
+    );
+    expect(started.status).toBe(202);
+    const other = await signInWithPermissions(server, ['companies:read', 'companies:create', 'companies:import']);
+    expect((await getImport(server, started.body.id, other.token)).status).toBe(404);
+    expect((await getImport(server, started.body.id, importer.token)).status).toBe(200);
+    expect((await waitForImport(server, started.body.id)).status).toBe('succeeded');
+  });
+
+  it("lists the caller's own imports, newest first, by kind of record, without their problems", async () => {
+    const importer = await signInWithPermissions(server, [
+      'companies:read',
+      'companies:create',
+      'companies:import',
+      'firms:read',
+    ]);
+    const run = async (name: string, csv: string) => {
+      const uploaded = await uploadImport(server, 'companies', name, csv, importer.token);
+      const started = await startImport(
+        server,
+        { entity: 'companies', uploadId: uploaded.body.uploadId, mapping: [{ field: 'name' }] },
+        importer.token,
+      );
+      return waitForImport(server, started.body.id);
+    };
+    const first = await run('first.csv', `Name\n${unique('Listed')}\n`);
+    const second = await run('second.csv', 'Name,City\n,Lyon\n');
+    expect(second).toMatchObject({ status: 'failed', problemCount: 1 });
+    // An upload never imported is not an import.
+    await uploadImport(server, 'companies', 'unused.csv', `Name\n${unique('Unused')}\n`, importer.token);
+    const list = async (query: string, token = importer.token) => {
+      const answer = await server.fetch(`/api/v1/imports${query}`, { headers: { authorization: `Bearer ${token}` } });
+      return { status: answer.status, body: (await answer.json()) as { data: { id: number; problems: unknown[] }[] } };
+    };
+    const all = await list('');
+    expect(all.status).toBe(200);
+    expect(all.body.data.map((job) => job.id)).toEqual([second.id, first.id]);
+    expect(all.body.data[0]).toMatchObject({ fileName: 'second.csv', status: 'failed', problemCount: 1, problems: [] });
+    expect(all.body.data[1]).toMatchObject({ fileName: 'first.csv', status: 'succeeded', created: 1 });
+    expect((await list('?entity=companies&limit=1')).body.data.map((job) => job.id)).toEqual([second.id]);
+    expect((await list('?entity=firms')).status).toBe(403);
+    expect((await list('?limit=0')).status).toBe(400);
+    // Another importer sees none of them.
+    const other = await signInWithPermissions(server, ['companies:read', 'companies:create', 'companies:import']);
+    expect((await list('', other.token)).body.data).toEqual([]);
+  });
+});

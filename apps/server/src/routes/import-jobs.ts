@@ -1,0 +1,423 @@
+import { randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { importPermissions, requiredPermissions } from '@data-platform/shared/entities/access';
+import type { EntityDescription } from '@data-platform/shared/entities/entity';
+import { entityList, findEntity } from '@data-platform/shared/entities/registry';
+import {
+  activeImportStatuses,
+  type ImportJob,
+  importJobSchema,
+  importPreviewSchema,
+  importSettingsSchema,
+  startImportSchema,
+} from '@data-platform/shared/imports';
+import { allPermissions } from '@data-platform/shared/permissions';
+import { stringify } from 'csv-stringify/sync';
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { type Actor, missingPermissions } from '../auth/actor.ts';
+import type { Config } from '../config.ts';
+import { currentDescription } from '../crud/custom-fields.ts';
+import type { Database } from '../db/client.ts';
+import { conflict, forbidden, invalid, notFound, tooLarge, unsupportedType } from '../domain/errors.ts';
+import { errorBodySchema } from '../http/errors.ts';
+import { idParamsSchema } from '../http/record-params.ts';
+import { csvSafe } from '../io/export.ts';
+import { suggestedDateOrder } from '../io/import-formats.ts';
+import { ImportRunner, jobOf, listJobs, readJob } from '../io/import-jobs.ts';
+import { previewImport } from '../io/import-preview.ts';
+import { planRows } from '../io/import-rows.ts';
+import {
+  headingText,
+  inspectSource,
+  rowsUnderHeading,
+  type SourceFile,
+  sourceRows,
+  uploadPath,
+} from '../io/import-source.ts';
+import { type Cell, UnreadableTable } from '../io/table.ts';
+
+/** The import permission of each entity that can be imported (`companies:import`...). */
+const importRights = entityList.flatMap(
+  (entity) => importPermissions(entity)?.filter((p) => p.endsWith(':import')) ?? [],
+);
+
+/**
+ * What every import route declares (`config.anyOf`): a user who may import nothing is refused (403) on the
+ * matched route, before the input is read (deny by default). Which entity's rights a request needs is then
+ * checked with its input (`importableEntity`), and a job is its importer's or an administrator's.
+ */
+const anyImportRight = { anyOf: importRights } as const;
+
+/** The entity an import names, when it can be imported and the actor holds the rights to (403 naming them). */
+export function importableEntity(name: string, actor: Actor): EntityDescription {
+  const entity = findEntity(name);
+  const needed = entity ? importPermissions(entity) : undefined;
+  if (!entity || !needed) throw invalid({ entity: 'Records of this kind cannot be imported' });
+  const missing = missingPermissions(actor, needed);
+  if (missing.length > 0) throw forbidden(missing);
+  return entity;
+}
+
+/** A file the readers refused: too large for a limit of size (413), unreadable otherwise (400). */
+export function refusal(error: unknown): unknown {
+  if (!(error instanceof UnreadableTable)) return error;
+  if (error.tooLarge) return tooLarge(error.message, { file: error.message });
+  return invalid({ file: error.message }, 'The file could not be read');
+}
+
+export interface StoredUpload {
+  id: number;
+  entity: string;
+  fileName: string;
+  path: string;
+  source: SourceFile;
+}
+
+/** The actor's upload by id (404 for anyone else's), with its file inspected again (sheets, dialect). */
+export async function findUpload(database: Database, config: Config, actor: Actor, id: number): Promise<StoredUpload> {
+  const [row] = await database.rows<{ id: number | string; entity: string; file_name: string; status: string }>(
+    sql`select id, entity, file_name, status from imports where id = ${id} and user_id = ${actor.userId}`,
+  );
+  if (!row) throw notFound(`Upload ${id}`);
+  if (row.status !== 'uploaded') {
+    throw conflict('This upload was imported already; upload the file again to import it again');
+  }
+  const file = uploadPath(config.dataDir, Number(row.id));
+  const source = await inspectSource(file, row.file_name).catch((error: unknown) => {
+    throw refusal(error);
+  });
+  return { id: Number(row.id), entity: row.entity, fileName: row.file_name, path: file, source };
+}
+
+const uploadQuerySchema = z.strictObject({ entity: z.string().min(1).max(100) });
+
+/**
+ * Uploads and previews of imports: `POST /api/v1/imports/uploads` keeps a
+ * file for its owner and answers its preview with the suggested mapping;
+ * `POST /api/v1/imports/preview` previews it again with the caller's sheet,
+ * heading row, mapping, value mapping and duplicate rule. Nothing is written
+ * to records. Needs the multipart parser the file routes register.
+ */
+export function registerImportPreviewRoutes(app: FastifyInstance, database: Database, config: Config): void {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const uploadsDir = path.join(config.dataDir, 'imports');
+
+  api.post('/api/v1/imports/uploads', {
+    config: anyImportRight,
+    schema: {
+      tags: ['Imports'],
+      summary: 'Upload a file to import, and preview it',
+      description: `multipart/form-data with one part named \`file\`: a CSV (UTF-8 with or without a byte order mark, UTF-16 with one, or Windows-1252, detected; comma, semicolon or tab, detected; quoted line breaks; CRLF or LF) or an XLSX workbook, at most ${config.maxUploadBytes} bytes (413 above, refused as it arrives). The entity is named in the query; the importer needs its create and import rights. Answers the preview with the suggested mapping (see \`POST /api/v1/imports/preview\`); nothing is imported until \`POST /api/v1/imports\`.`,
+      querystring: uploadQuerySchema,
+      consumes: ['multipart/form-data'],
+      response: {
+        201: importPreviewSchema,
+        400: errorBodySchema,
+        403: errorBodySchema,
+        413: errorBodySchema,
+        415: errorBodySchema,
+      },
+    },
+    handler: async (request, reply) => {
+      const entity = importableEntity(request.query.entity, request.actor);
+      if (!request.isMultipart()) throw unsupportedType('Send the file as multipart/form-data', { file: 'Required' });
+      const part = await request.file();
+      if (part?.fieldname !== 'file') throw invalid({ file: 'Required' }, 'Send one part named file');
+      const fileName = String(part.filename ?? '').slice(0, 255);
+      await mkdir(uploadsDir, { recursive: true });
+      const tmp = path.join(uploadsDir, `tmp-${randomUUID()}`);
+      let size = 0;
+      try {
+        await pipeline(
+          part.file,
+          async function* (chunks: AsyncIterable<Buffer>) {
+            for await (const chunk of chunks) {
+              size += chunk.length;
+              yield chunk;
+            }
+          },
+          createWriteStream(tmp, { flags: 'wx' }),
+        );
+        if (part.file.truncated) {
+          throw tooLarge(`The file is larger than ${config.maxUploadBytes} bytes`, { file: 'Too large' });
+        }
+        const source = await inspectSource(tmp, fileName).catch((error: unknown) => {
+          throw refusal(error);
+        });
+        const [row] = await database.rows<{ id: number | string }>(
+          sql`insert into imports (user_id, entity, file_name, file_kind, file_size, dialect, ip)
+            values (${request.actor.userId}, ${entity.name}, ${fileName}, ${source.kind}, ${size},
+              ${source.dialect ? JSON.stringify(source.dialect) : null}::jsonb, ${request.ip})
+            returning id`,
+        );
+        const id = Number(row?.id);
+        const file = uploadPath(config.dataDir, id);
+        await rename(tmp, file);
+        const described = await currentDescription(database, entity);
+        const preview = await previewImport(
+          database,
+          described,
+          request.actor,
+          { id, fileName, path: file, source },
+          { entity: entity.name, uploadId: id },
+          suggestedDateOrder(request.headers['accept-language']),
+        ).catch((error: unknown) => {
+          throw refusal(error);
+        });
+        return reply.code(201).send(preview);
+      } finally {
+        await rm(tmp, { force: true });
+      }
+    },
+  });
+
+  api.post('/api/v1/imports/preview', {
+    config: anyImportRight,
+    schema: {
+      tags: ['Imports'],
+      summary: 'Preview an uploaded file as it would be imported',
+      description:
+        "The sheet (XLSX), heading row, mapping (a target per column, null to skip it; suggested from the headings when absent: the mapping the user confirmed last for the same heading, field labels and names, common synonyms), value mapping of picklist columns, fixed values (`fixed`: one value for every row of a field no column maps to, read as that field's cells are: a reference by name, domain, email, code or id, a picklist option), day/month order of dates that could be either way (`dateOrder`; suggested from Accept-Language when absent), and duplicate rule of an import. Answers the file's sheets and dialect, how each column of dates or numbers is written (decided from all its values: `format`; `dateOrderNeeded` when a column's dates could all be read either way, so that the caller confirms `dateOrder`), the distinct values of each picklist column with the option suggested for each, and the first rows as they would be stored, with every problem per row and field (a fixed value's too) and what each would do. Nothing is written.",
+      body: importSettingsSchema,
+      response: { 200: importPreviewSchema, 400: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema },
+    },
+    handler: async (request) => {
+      const entity = importableEntity(request.body.entity, request.actor);
+      const upload = await findUpload(database, config, request.actor, request.body.uploadId);
+      if (upload.entity !== entity.name) throw invalid({ entity: `This file was uploaded to import ${upload.entity}` });
+      if (request.body.sheet !== undefined && !upload.source.sheets.includes(request.body.sheet)) {
+        throw invalid({ sheet: `Expected one of ${upload.source.sheets.join(', ') || 'no sheet (a CSV has none)'}` });
+      }
+      const described = await currentDescription(database, entity);
+      const dateOrder = request.body.dateOrder ?? suggestedDateOrder(request.headers['accept-language']);
+      return previewImport(database, described, request.actor, upload, request.body, dateOrder).catch(
+        (error: unknown) => {
+          throw refusal(error);
+        },
+      );
+    },
+  });
+}
+
+/** The headings of the upload's heading row (read up to it only). */
+async function headingsOf(upload: StoredUpload, sheet?: string, headerRow?: number): Promise<string[]> {
+  let headings: string[] = [];
+  const rows = rowsUnderHeading(sourceRows(upload.path, upload.source, { sheet }), headerRow, (row) => {
+    headings = row.cells.map(headingText);
+  });
+  try {
+    await rows.next();
+  } finally {
+    await rows.return(undefined);
+  }
+  return headings;
+}
+
+/** A job the actor may see: their own, or any for an administrator (every permission); 404 otherwise. */
+async function visibleJob(database: Database, actor: Actor, id: number) {
+  const row = await readJob(database, id);
+  const administrator = allPermissions.every((p) => actor.permissions.has(p));
+  if (!row || row.status === 'uploaded' || (!administrator && Number(row.user_id) !== actor.userId)) {
+    throw notFound(`Import ${id}`);
+  }
+  return row;
+}
+
+/** A cell of the bad rows' file: text a spreadsheet would run as a formula gets a leading quote, numbers stay. */
+const badRowCell = (cell: Cell) =>
+  typeof cell === 'string' && /^[-+]?\d[\d\s.,]*$/.test(cell.trim()) ? cell : csvSafe(cell);
+
+/** Jobs `GET /api/v1/imports` answers by default, and at most. */
+const IMPORT_LIST_LIMIT = 20;
+const IMPORT_LIST_MAX = 100;
+const importListQuerySchema = z.strictObject({
+  entity: z.string().min(1).max(100).optional(),
+  limit: z.coerce.number().int().min(1).max(IMPORT_LIST_MAX).optional(),
+});
+
+/** Bad rows read from the database per page. */
+const BAD_ROWS_PAGE = 1000;
+
+/**
+ * Import jobs: `POST /api/v1/imports` starts one over an upload (202),
+ * `GET /api/v1/imports/{id}` follows it, `.../cancel` stops it, `.../undo`
+ * takes it back, `.../bad-rows` downloads the rows it did not import with
+ * an Error column. The runner starts and stops with the server.
+ */
+export function registerImportJobRoutes(app: FastifyInstance, database: Database, config: Config): void {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const runner = new ImportRunner(database, config.dataDir, app.log);
+  app.addHook('onReady', async () => runner.start());
+  app.addHook('onClose', async () => runner.stop());
+
+  const jobReply = {
+    202: importJobSchema,
+    400: errorBodySchema,
+    403: errorBodySchema,
+    404: errorBodySchema,
+    409: errorBodySchema,
+  };
+
+  api.post('/api/v1/imports', {
+    config: anyImportRight,
+    schema: {
+      tags: ['Imports'],
+      summary: 'Import an uploaded file as a job',
+      description:
+        "Starts a job over an upload (`POST /api/v1/imports/uploads`) with the confirmed mapping (a target per column, null to skip it), value mapping, fixed values, day/month order of dates that could be either way (the one Accept-Language suggests when absent, kept with the job), duplicate rule (`key`: one of the entity's dedup keys, or `id` when a column holds record ids; `action`: skip, update or create) and mode (`allOrNothing`: every row is checked first and any bad row imports nothing, a failure while writing takes back what was written; `skipBadRows`: bad rows are set aside for download with an Error column). Answers 202 with the job; follow it at `GET /api/v1/imports/{id}`. Needs the entity's create and import rights, and its update right to update duplicates.",
+      body: startImportSchema,
+      response: jobReply,
+    },
+    handler: async (request, reply) => {
+      const { body, actor } = request;
+      const entity = importableEntity(body.entity, actor);
+      if (body.duplicates?.action === 'update') {
+        const missing = missingPermissions(actor, requiredPermissions(entity, 'update'));
+        if (missing.length > 0) throw forbidden(missing);
+      }
+      const upload = await findUpload(database, config, actor, body.uploadId);
+      if (upload.entity !== entity.name) throw invalid({ entity: `This file was uploaded to import ${upload.entity}` });
+      const described = await currentDescription(database, entity);
+      // The order is kept with the job, so that it reads the file as the preview did whoever resumes it.
+      const settings = { ...body, dateOrder: body.dateOrder ?? suggestedDateOrder(request.headers['accept-language']) };
+      planRows(described, actor, settings, settings.dateOrder);
+      const headings = await headingsOf(upload, body.sheet, body.headerRow).catch((error: unknown) => {
+        throw refusal(error);
+      });
+      const [started] = await database.rows<{ id: number }>(
+        sql`update imports set status = 'queued', settings = ${JSON.stringify(settings)}::jsonb,
+            headings = ${JSON.stringify(headings)}::jsonb, heartbeat_at = null, ip = ${request.ip}
+          where id = ${upload.id} and status = 'uploaded' returning id`,
+      );
+      if (!started) throw conflict('This upload was imported already; upload the file again to import it again');
+      runner.kick(upload.id);
+      const job = jobOf((await readJob(database, upload.id)) as NonNullable<Awaited<ReturnType<typeof readJob>>>);
+      return reply.code(202).header('location', `/api/v1/imports/${upload.id}`).send(job);
+    },
+  });
+
+  api.get('/api/v1/imports', {
+    config: anyImportRight,
+    schema: {
+      tags: ['Imports'],
+      summary: "The caller's imports, newest first",
+      description: `The caller's own import jobs (started ones; uploads never imported are left out), newest first, at most \`limit\` (${IMPORT_LIST_LIMIT} by default, ${IMPORT_LIST_MAX} at most); with \`entity\`, those of one kind of record, for which the caller needs the import rights. Each as \`GET /api/v1/imports/{id}\` answers it, without its problems (\`problemCount\` counts them; the job's own answer lists them).`,
+      querystring: importListQuerySchema,
+      response: { 200: z.object({ data: z.array(importJobSchema) }), 400: errorBodySchema, 403: errorBodySchema },
+    },
+    handler: async (request) => {
+      const { entity, limit = IMPORT_LIST_LIMIT } = request.query;
+      const kind = entity === undefined ? undefined : importableEntity(entity, request.actor).name;
+      const rows = await listJobs(database, request.actor.userId, kind, limit);
+      return { data: rows.map((row) => ({ ...jobOf(row), problems: [] })) };
+    },
+  });
+
+  api.get('/api/v1/imports/:id', {
+    config: anyImportRight,
+    schema: {
+      tags: ['Imports'],
+      summary: 'An import job: its progress and result',
+      description:
+        "Rows checked and done, rows per second and seconds left, what was created, updated, left unchanged, skipped and set aside, duplicates within the file and against stored records, the first problems by row and field, whether the job was resumed or rolled back after a server restart, and the undo's report. For the importer and administrators.",
+      params: idParamsSchema,
+      response: { 200: importJobSchema, 404: errorBodySchema },
+    },
+    handler: async (request): Promise<ImportJob> => jobOf(await visibleJob(database, request.actor, request.params.id)),
+  });
+
+  api.post('/api/v1/imports/:id/cancel', {
+    config: anyImportRight,
+    schema: {
+      tags: ['Imports'],
+      summary: 'Cancel an import job',
+      description:
+        'Stops the job after the batch in progress: in all-or-nothing mode what it wrote is taken back; in skip-bad-rows mode what it wrote stays (undo takes it back). 409 when the job has ended.',
+      params: idParamsSchema,
+      response: jobReply,
+    },
+    handler: async (request, reply) => {
+      const row = await visibleJob(database, request.actor, request.params.id);
+      if (!activeImportStatuses.includes(row.status) || row.status === 'undoing') {
+        throw conflict(`This import has ended (${row.status}); nothing to cancel`);
+      }
+      await database.rows(sql`update imports set cancel_requested = true where id = ${row.id}`);
+      return reply.code(202).send(jobOf({ ...row, cancel_requested: true }));
+    },
+  });
+
+  api.post('/api/v1/imports/:id/undo', {
+    config: anyImportRight,
+    schema: {
+      tags: ['Imports'],
+      summary: 'Undo an import',
+      description:
+        "Deletes the records the job created and restores those it updated, each only when nobody changed it since (its version is still the one the import left); the job's `undo` reports what was done and what was kept, and why. 409 unless the job has ended having written something.",
+      params: idParamsSchema,
+      response: jobReply,
+    },
+    handler: async (request, reply) => {
+      const row = await visibleJob(database, request.actor, request.params.id);
+      const [undoing] = await database.rows<{ id: number }>(
+        sql`update imports set status = 'undoing', undo = null, heartbeat_at = null, message = null
+          where id = ${row.id} and status in ('succeeded', 'cancelled', 'failed') and undo is null
+            and exists (select 1 from import_records r where r.import_id = imports.id)
+          returning id`,
+      );
+      if (!undoing) throw conflict('Only an import that has ended having written records can be undone, once');
+      runner.kick(Number(row.id));
+      return reply.code(202).send(jobOf((await readJob(database, Number(row.id))) as typeof row));
+    },
+  });
+
+  api.get('/api/v1/imports/:id/bad-rows', {
+    config: anyImportRight,
+    schema: {
+      tags: ['Imports'],
+      summary: 'The rows an import did not take, as CSV with an Error column',
+      description:
+        "The file's heading row with an Error column, then each row set aside as the file holds it with why; fix them and import this file again.",
+      params: idParamsSchema,
+      response: { 200: z.any(), 404: errorBodySchema },
+    },
+    handler: async (request, reply) => {
+      const row = await visibleJob(database, request.actor, request.params.id);
+      const [headingRow] = await database.rows<{ headings: string[] | null }>(
+        sql`select headings from imports where id = ${row.id}`,
+      );
+      const headings = headingRow?.headings ?? [];
+      async function* lines(): AsyncGenerator<string> {
+        yield `\ufeff${stringify([[...headings, 'Error']])}`;
+        let after = 0;
+        for (;;) {
+          const page = await database.rows<{ row_number: number; cells: Cell[]; error: string }>(
+            sql`select row_number, cells, error from import_bad_rows
+              where import_id = ${row.id} and row_number > ${after} order by row_number limit ${BAD_ROWS_PAGE}`,
+          );
+          if (page.length === 0) return;
+          yield stringify(
+            page.map((bad) => {
+              const cells = headings.map((_, i) => badRowCell(bad.cells[i] ?? null));
+              return [...cells, bad.error];
+            }),
+            { cast: { boolean: (b) => String(b) } },
+          );
+          after = (page.at(-1) as { row_number: number }).row_number;
+        }
+      }
+      const name = row.file_name.replace(/\.[^.]*$/, '').replace(/[^\w.-]+/g, '_') || 'import';
+      reply.headers({
+        'content-type': 'text/csv; charset=utf-8',
+        'content-disposition': `attachment; filename="${name}-bad-rows.csv"`,
+      });
+      return reply.send(Readable.from(lines()));
+    },
+  });
+}

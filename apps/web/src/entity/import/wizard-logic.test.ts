@@ -1,0 +1,256 @@
+import type { ImportJob, ImportPreview } from '@data-platform/shared/imports';
+import { describe, expect, it } from 'vitest';
+import {
+  canUndo,
+  choiceOption,
+  columnsNeedingOrder,
+  decideValue,
+  fixedToSend,
+  hasBadRows,
+  LEAVE_EMPTY,
+  progressOf,
+  repeatedTargets,
+  SKIP,
+  targetKey,
+  targetOf,
+  timeLeft,
+  unmappedTargets,
+  valueChoice,
+  valuesToSend,
+  withMatches,
+  withSuggestions,
+} from './wizard-logic.ts';
+
+const picklist = (field: string, values: [string, string | null][]): ImportPreview['picklists'][number] => ({
+  field,
+  column: 0,
+  options: [],
+  more: false,
+  values: values.map(([value, option]) => ({ value, rows: 1, option, matchedBy: option ? 'synonym' : null })),
+});
+
+const job = (changes: Partial<ImportJob>): ImportJob => ({
+  id: 1,
+  entity: 'companies',
+  fileName: 'companies.csv',
+  status: 'succeeded',
+  mode: 'skipBadRows',
+  duplicates: null,
+  rowsTotal: 10,
+  rowsChecked: 10,
+  rowsDone: 10,
+  rowsPerSecond: null,
+  secondsLeft: null,
+  created: 0,
+  updated: 0,
+  unchanged: 0,
+  skipped: 0,
+  failed: 0,
+  duplicatesInFile: 0,
+  duplicatesStored: 0,
+  problems: [],
+  problemCount: 0,
+  message: null,
+  recovery: null,
+  badRowsUrl: null,
+  undo: null,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  startedAt: null,
+  finishedAt: null,
+  ...changes,
+});
+
+describe('column targets', () => {
+  it('go to and from a select value, a money part and Skip included', () => {
+    for (const target of [{ field: 'name' }, { field: 'revenue', part: 'currency' }, null]) {
+      expect(targetOf(targetKey(target))).toEqual(target);
+    }
+    expect(targetKey(null)).toBe(SKIP);
+    expect(targetOf(null)).toBeNull();
+  });
+
+  it('name each column mapped to a target an earlier column has, with that column', () => {
+    const repeated = repeatedTargets([
+      { field: 'name' },
+      null,
+      { field: 'name' },
+      { field: 'revenue' },
+      { field: 'revenue', part: 'currency' },
+    ]);
+    expect([...repeated]).toEqual([[2, 0]]);
+  });
+});
+
+describe('value mapping', () => {
+  it("takes the server's suggestions as defaults and keeps what the user decided", () => {
+    const first = withSuggestions({}, [
+      picklist('industry', [
+        ['software', 'Software'],
+        ['widgets', null],
+      ]),
+    ]);
+    expect(first).toEqual({ industry: { software: 'Software' } });
+    const decided = decideValue(decideValue(first, 'industry', 'software', 'Fintech'), 'industry', 'widgets', null);
+    const again = withSuggestions(decided, [
+      picklist('industry', [
+        ['software', 'Software'],
+        ['widgets', null],
+        ['bio', 'Biotech'],
+      ]),
+      picklist('stage', [['series a', 'Series A']]),
+    ]);
+    expect(again).toEqual({
+      industry: { software: 'Fintech', widgets: null, bio: 'Biotech' },
+      stage: { 'series a': 'Series A' },
+    });
+    expect(decideValue(again, 'industry', 'bio', undefined).industry).toEqual({ software: 'Fintech', widgets: null });
+  });
+
+  it('shows a value as its option, left empty, or undecided, and reads a choice back', () => {
+    const values = { industry: { software: 'Software', widgets: null } };
+    expect(valueChoice(values, 'industry', 'software')).toBe('Software');
+    expect(valueChoice(values, 'industry', 'widgets')).toBe(LEAVE_EMPTY);
+    expect(valueChoice(values, 'industry', 'other')).toBeNull();
+    expect(valueChoice(values, 'stage', 'seed')).toBeNull();
+    expect(choiceOption('Software')).toBe('Software');
+    expect(choiceOption(LEAVE_EMPTY)).toBeNull();
+    expect(choiceOption(null)).toBeUndefined();
+  });
+
+  it('sends only the fields a column goes to, and none left without a decided value', () => {
+    const values = { industry: { software: 'Software' }, stage: { seed: 'Seed' }, status: {} };
+    expect(valuesToSend([{ field: 'industry' }, null, { field: 'status' }], values)).toEqual({
+      industry: { software: 'Software' },
+    });
+  });
+});
+
+describe('values for every row', () => {
+  const field = (name: string, changes: Partial<ImportPreview['fields'][number]> = {}) => ({
+    name,
+    label: name,
+    type: 'text',
+    required: false,
+    custom: false,
+    parts: [],
+    ...changes,
+  });
+  const fields = [
+    field('name', { required: true }),
+    field('revenue', { type: 'money', parts: ['currency'] }),
+    field('firmId', { type: 'reference', to: 'firms' }),
+  ];
+
+  it('are offered for the fields and parts no column goes to', () => {
+    const keys = (mapping: Parameters<typeof unmappedTargets>[1]) =>
+      unmappedTargets(fields, mapping).map((target) => [target.key, target.part ?? null]);
+    expect(keys([{ field: 'name' }, null])).toEqual([
+      ['revenue', null],
+      ['revenue.currency', 'currency'],
+      ['firmId', null],
+    ]);
+    // A column on the amount (named with or without its part) leaves the currency open.
+    expect(keys([{ field: 'revenue', part: 'amount' }])).toEqual([
+      ['name', null],
+      ['revenue.currency', 'currency'],
+      ['firmId', null],
+    ]);
+    expect(keys([{ field: 'revenue' }, { field: 'revenue', part: 'currency' }, { field: 'firmId' }])).toEqual([
+      ['name', null],
+    ]);
+  });
+
+  it('are sent when given, for fields no column goes to', () => {
+    const fixed = { firmId: '12', 'revenue.currency': 'EUR', name: 'Kept out: a column maps it', revenue: '  ' };
+    expect(fixedToSend(fields, [{ field: 'name' }, { field: 'revenue' }], fixed)).toEqual({
+      firmId: '12',
+      'revenue.currency': 'EUR',
+    });
+  });
+});
+
+describe('date order', () => {
+  it('is asked for the columns whose dates could all be read either way', () => {
+    const format = (dateOrderFrom: 'values' | 'choice' | null) => ({
+      dateOrder: dateOrderFrom ? ('dmy' as const) : null,
+      dateOrderFrom,
+      decimalMark: null,
+      decimalMarkFrom: null,
+    });
+    const preview = {
+      columns: [
+        { index: 0, heading: 'Date', target: { field: 'date' }, suggestedBy: null, format: format('choice') },
+        { index: 1, heading: 'Closed', target: { field: 'closedDate' }, suggestedBy: null, format: format('values') },
+        { index: 2, heading: '', target: { field: 'expectedCloseDate' }, suggestedBy: null, format: format('choice') },
+        { index: 3, heading: 'Name', target: { field: 'name' }, suggestedBy: null, format: null },
+      ],
+    } as unknown as ImportPreview;
+    expect(columnsNeedingOrder(preview)).toEqual(['Date', '3']);
+  });
+});
+
+describe('progress', () => {
+  it('counts rows checked while checking and rows done while writing, of the rows of the file', () => {
+    expect(progressOf(job({ status: 'checking', rowsTotal: 200, rowsChecked: 50, rowsDone: 0 }))).toEqual({
+      phase: 'checking',
+      done: 50,
+      total: 200,
+      percent: 25,
+    });
+    expect(progressOf(job({ status: 'writing', rowsTotal: 3, rowsChecked: 3, rowsDone: 2 }))).toEqual({
+      phase: 'writing',
+      done: 2,
+      total: 3,
+      percent: 66,
+    });
+  });
+
+  it('has no measure while the total is unknown or while undoing, and a full bar for an empty file', () => {
+    expect(progressOf(job({ status: 'queued', rowsTotal: null, rowsDone: 0 })).percent).toBeNull();
+    expect(progressOf(job({ status: 'writing', rowsTotal: null, rowsDone: 40 }))).toMatchObject({
+      done: 40,
+      percent: null,
+    });
+    expect(progressOf(job({ status: 'undoing' })).percent).toBeNull();
+    expect(progressOf(job({ status: 'writing', rowsTotal: 0, rowsDone: 0 })).percent).toBe(100);
+    expect(progressOf(job({ status: 'writing', rowsTotal: 10, rowsDone: 12 })).percent).toBe(100);
+  });
+
+  it('tells the time left in hours, minutes and seconds, rounded up', () => {
+    expect(timeLeft(0)).toEqual({ hours: 0, minutes: 0, seconds: 0 });
+    expect(timeLeft(0.2)).toEqual({ hours: 0, minutes: 0, seconds: 1 });
+    expect(timeLeft(59.5)).toEqual({ hours: 0, minutes: 1, seconds: 0 });
+    expect(timeLeft(3725)).toEqual({ hours: 1, minutes: 2, seconds: 5 });
+    expect(timeLeft(-3)).toEqual({ hours: 0, minutes: 0, seconds: 0 });
+  });
+});
+
+describe('what an ended job offers', () => {
+  it('undo once it has written records and was not undone, and bad rows when some were set aside', () => {
+    expect(canUndo(job({ created: 2 }))).toBe(true);
+    expect(canUndo(job({ status: 'cancelled', updated: 1 }))).toBe(true);
+    expect(canUndo(job({ created: 0, updated: 0 }))).toBe(false);
+    expect(canUndo(job({ status: 'writing', created: 2 }))).toBe(false);
+    expect(canUndo(job({ status: 'undone', created: 2 }))).toBe(false);
+    expect(canUndo(job({ created: 2, undo: { deleted: 2, restored: 0, kept: [], keptCount: 0 } }))).toBe(false);
+    expect(hasBadRows(job({ failed: 1, badRowsUrl: '/api/v1/imports/1/bad-rows' }))).toBe(true);
+    expect(hasBadRows(job({}))).toBe(false);
+  });
+});
+
+describe('value matches', () => {
+  it("keep the server's first reason for a suggestion, not the later previews' echo of the wizard's choice", () => {
+    const first = withMatches({}, [
+      picklist('industry', [
+        ['tech', 'Software'],
+        ['widgets', null],
+      ]),
+    ]);
+    expect(first).toEqual({ industry: { tech: { by: 'synonym', option: 'Software' } } });
+    const echoed: ImportPreview['picklists'][number] = {
+      ...picklist('industry', []),
+      values: [{ value: 'tech', rows: 1, option: 'Fintech', matchedBy: 'mapping' }],
+    };
+    expect(withMatches(first, [echoed])).toEqual(first);
+  });
+});

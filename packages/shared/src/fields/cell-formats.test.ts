@@ -1,0 +1,220 @@
+import { describe, expect, it } from 'vitest';
+import {
+  CellProblem,
+  type ColumnFormat,
+  type DateOrder,
+  dateOrderOfLanguage,
+  decimalMarkOf,
+  FormatEvidence,
+  readDate,
+  readNumber,
+} from './cell-formats.ts';
+import { fieldTypeModule } from './field-types.ts';
+
+/** The format a column with these values gets. */
+function decided(reads: 'date' | 'number', values: (string | number | null)[], choice: DateOrder = 'mdy') {
+  const evidence = new FormatEvidence(reads);
+  for (const value of values) evidence.note(value);
+  return evidence.decide(choice);
+}
+
+const problem = (value: unknown) => (value instanceof CellProblem ? value.message : undefined);
+
+describe('dates', () => {
+  const monthFirst = decided('date', ['12/31/2004']);
+  const dayFirst = decided('date', ['31/12/2004']);
+
+  it('reads the forms spreadsheets and providers write, whatever the order of numeric dates', () => {
+    for (const [text, iso] of [
+      ['2004-12-31', '2004-12-31'],
+      ['2004/1/5', '2004-01-05'],
+      ['Dec 31, 2004', '2004-12-31'],
+      ['December 31 2004', '2004-12-31'],
+      ['Sept. 30, 2004', '2004-09-30'],
+      ['31 Dec 2004', '2004-12-31'],
+      ['31-Dec-2004', '2004-12-31'],
+      ['31-Dec-04', '2004-12-31'],
+      ['1-Jan-99', '1999-01-01'],
+      ['31 déc. 2004', '2004-12-31'],
+      ['1er janvier 2005', '2005-01-01'],
+      ['29 févr. 2008', '2008-02-29'],
+      ['2004-12-31T00:00:00Z', '2004-12-31'],
+      ['2004-12-31 00:00:00', '2004-12-31'],
+    ]) {
+      expect(readDate(text as string, monthFirst), text).toBe(iso);
+      expect(readDate(text as string, dayFirst), text).toBe(iso);
+    }
+  });
+
+  it('reads numeric dates with the year last in the order of their column', () => {
+    expect(readDate('12/31/2004', monthFirst)).toBe('2004-12-31');
+    expect(readDate('03/04/2005', monthFirst)).toBe('2005-03-04');
+    expect(readDate('31/12/2004', dayFirst)).toBe('2004-12-31');
+    expect(readDate('03/04/2005', dayFirst)).toBe('2005-04-03');
+    expect(readDate('31.12.2004', dayFirst)).toBe('2004-12-31');
+    expect(readDate('12/31/04', monthFirst)).toBe('2004-12-31');
+    expect(readDate('12/31/30', monthFirst)).toBe('1930-12-31');
+    // A day the calendar does not have, in the column's order.
+    expect(problem(readDate('31/12/2004', monthFirst))).toMatch(/^Expected a date such as/);
+  });
+
+  it('refuses what names no day, and a numeric date whose order is not known', () => {
+    for (const text of ['2005-02-29', 'Feb 30, 2004', '31 Foo 2004', 'tomorrow', '2004-12-31 10:30', '20041231']) {
+      expect(problem(readDate(text, monthFirst)), text).toMatch(/^Expected a date such as 2004-12-31/);
+    }
+    expect(problem(readDate('03/04/2005'))).toMatch(/choose the order/);
+    expect(problem(readDate('03/04/2005', decided('date', ['13/01/2005', '01/13/2005'])))).toMatch(/both day first/);
+  });
+
+  it("decides a column's day/month order from a value with a part over 12, else takes the choice", () => {
+    expect(decided('date', ['01/02/2004', '25/02/2004', 'Dec 31, 2004', null])).toEqual({
+      dateOrder: 'dmy',
+      dateOrderFrom: 'values',
+      decimalMark: null,
+      decimalMarkFrom: null,
+    });
+    expect(decided('date', ['01/02/2004', '02/25/2004'], 'dmy')).toMatchObject({
+      dateOrder: 'mdy',
+      dateOrderFrom: 'values',
+    });
+    expect(decided('date', ['01/02/2004', '03/04/2004'], 'dmy')).toMatchObject({
+      dateOrder: 'dmy',
+      dateOrderFrom: 'choice',
+    });
+    expect(decided('date', ['13/02/2004', '02/13/2004'])).toMatchObject({ dateOrder: null, dateOrderFrom: 'mixed' });
+    // Dates that need no order leave none to choose.
+    expect(decided('date', ['2004-12-31', 'Dec 31, 2004'])).toMatchObject({ dateOrder: null, dateOrderFrom: null });
+  });
+
+  it('suggests the order of the interface language', () => {
+    expect(dateOrderOfLanguage('en')).toBe('mdy');
+    expect(dateOrderOfLanguage('en-US')).toBe('mdy');
+    expect(dateOrderOfLanguage('en-GB')).toBe('dmy');
+    expect(dateOrderOfLanguage('fr')).toBe('dmy');
+    expect(dateOrderOfLanguage(undefined)).toBe('mdy');
+    expect(dateOrderOfLanguage('not a language!')).toBe('mdy');
+  });
+});
+
+describe('numbers', () => {
+  const point = decided('number', ['3,421.567']);
+  const comma = decided('number', ['3 421,567']);
+
+  it('tells a decimal mark from what a value shows, and nothing from what could be either', () => {
+    expect(decimalMarkOf('3,421.567')).toBe('.');
+    expect(decimalMarkOf('3.421,567')).toBe(',');
+    expect(decimalMarkOf('3 421,567')).toBe(',');
+    expect(decimalMarkOf('3 421.567')).toBe('.');
+    expect(decimalMarkOf('1,5')).toBe(',');
+    expect(decimalMarkOf('1.50')).toBe('.');
+    expect(decimalMarkOf('1.234.567')).toBe(',');
+    expect(decimalMarkOf('1,234,567')).toBe('.');
+    expect(decimalMarkOf('3,421')).toBeUndefined();
+    expect(decimalMarkOf('1.234')).toBeUndefined();
+    expect(decimalMarkOf('12')).toBeUndefined();
+  });
+
+  it("decides a column's decimal mark from its values, a point when none tells", () => {
+    expect(decided('number', ['3,421', '1,5', 12])).toEqual({
+      dateOrder: null,
+      dateOrderFrom: null,
+      decimalMark: ',',
+      decimalMarkFrom: 'values',
+    });
+    expect(decided('number', ['3,421', '1,234'])).toMatchObject({ decimalMark: '.', decimalMarkFrom: 'default' });
+    expect(decided('number', ['1.5', '1,5'])).toMatchObject({ decimalMark: null, decimalMarkFrom: 'mixed' });
+    // A currency or percent sign does not hide the digits.
+    expect(decided('number', ['1 200,50 €'])).toMatchObject({ decimalMark: ',' });
+  });
+
+  it('reads each value with the mark of its column', () => {
+    expect(readNumber('3,421.567', point)).toBe(3421.567);
+    expect(readNumber('3,421', point)).toBe(3421);
+    expect(readNumber('3 421,567', comma)).toBe(3421.567);
+    expect(readNumber('3.421,567', comma)).toBe(3421.567);
+    expect(readNumber('3,421', comma)).toBe(3.421);
+    expect(readNumber('3.421', comma)).toBe(3421);
+    expect(readNumber('1\u202f234,5', comma)).toBe(1234.5);
+    expect(readNumber("1'234.50", point)).toBe(1234.5);
+    expect(readNumber('12,34,567.5', point)).toBe(1234567.5);
+    expect(readNumber('1.5E+3', point)).toBe(1500);
+    expect(readNumber('-12.5', point)).toBe(-12.5);
+    expect(readNumber('−12.5', point)).toBe(-12.5);
+    expect(readNumber('(1,200)', point)).toBe(-1200);
+    expect(readNumber('0', point)).toBe(0);
+  });
+
+  it('refuses what is not a number written that way', () => {
+    for (const text of ['3,4', '1,23,4', '12abc', '1.2.3,4,5', '', '-', '(-5)', '1.5.']) {
+      expect(readNumber(text, point), text).toBeUndefined();
+    }
+    // A column whose values say both marks cannot read one that could be either.
+    expect(readNumber('3,421', decided('number', ['1.5', '1,5']))).toBeUndefined();
+    expect(readNumber('12', decided('number', ['1.5', '1,5']))).toBe(12);
+  });
+
+  it('drops a currency sign or code for money only, a percent sign for percentages only', () => {
+    for (const [text, amount] of [
+      ['$1,200.50', 1200.5],
+      ['US$1,200', 1200],
+      ['-$1,200', -1200],
+      ['$-1,200', -1200],
+      ['($1,200.00)', -1200],
+      ['€ 1.200,00', 1200],
+      ['1 200,00 €', 1200],
+      ['CHF 1,200', 1200],
+      ['1,200.00 USD', 1200],
+    ] as const) {
+      const format: ColumnFormat = decided('number', [text]);
+      expect(readNumber(text, format, 'money'), text).toBe(amount);
+      expect(readNumber(text, format), text).toBeUndefined();
+    }
+    expect(readNumber('12.5%', point, 'percent')).toBe(12.5);
+    expect(readNumber('12,5 %', comma, 'percent')).toBe(12.5);
+    expect(readNumber('12.5%', point, 'money')).toBeUndefined();
+  });
+});
+
+describe('field types reading cells', () => {
+  it('read with their column format; cells that hold numbers stay as they are', () => {
+    const comma = decided('number', ['3 421,567']);
+    expect(fieldTypeModule('decimal').importCell('3 421,567', undefined, comma)).toBe(3421.567);
+    expect(fieldTypeModule('decimal').importCell(3421.567, undefined, comma)).toBe(3421.567);
+    expect(fieldTypeModule('integer').importCell('1.200', undefined, comma)).toBe(1200);
+    expect(fieldTypeModule('money').importCell('€1.200,50', 'amount', comma)).toBe(1200.5);
+    expect(fieldTypeModule('amount').importCell('(1,200)', undefined, null)).toBe(-1200);
+    expect(fieldTypeModule('percent').importCell('12,5 %', undefined, comma)).toBe(12.5);
+    // Not a number: passed on for the schema to name.
+    expect(fieldTypeModule('decimal').importCell('n/a', undefined, comma)).toBe('n/a');
+    expect(fieldTypeModule('date').importCell('Dec 31, 2004', undefined, null)).toBe('2004-12-31');
+    expect(fieldTypeModule('date').importCell('03/04/2005', undefined, decided('date', ['03/04/2005'], 'dmy'))).toBe(
+      '2005-04-03',
+    );
+    expect(fieldTypeModule('date').importReads).toBe('date');
+    expect(fieldTypeModule('money').importReads).toBe('number');
+    expect(fieldTypeModule('text').importReads).toBeUndefined();
+  });
+});
+
+describe('long cells', () => {
+  it('refuses a number written in more than 100 characters before any pattern reads it', () => {
+    // A cell may hold 100,000 characters: 100,000 digits and a letter took seconds per cell in the pattern that
+    // checked a number's characters, whose digits could be split two ways (now one class, and this limit first).
+    expect(readNumber(`1${'0'.repeat(99)}`)).toBe(1e99);
+    expect(readNumber(`1${'0'.repeat(100)}`)).toBeUndefined();
+    expect(decimalMarkOf(`${'1'.repeat(150)},5`)).toBeUndefined();
+    expect(readNumber(`${'1'.repeat(100_000)}x`)).toBeUndefined();
+  });
+});
+
+describe('long date cells', () => {
+  it('refuses a date written in more than 64 characters before any pattern reads it', () => {
+    // 100,000 spaces before a letter took seconds in the pattern that drops a midnight time (not anchored at start).
+    expect(readDate(`31/12/2004${' '.repeat(100_000)}x`, null)).toBeInstanceOf(CellProblem);
+    expect(readDate(`  ${'2004-12-31'}  `, null)).toBe('2004-12-31');
+    const evidence = new FormatEvidence('date');
+    evidence.note(`01/02/2004${' '.repeat(100_000)}x`);
+    evidence.note('31/12/2004');
+    expect(evidence.decide('mdy').dateOrder).toBe('dmy');
+  });
+});

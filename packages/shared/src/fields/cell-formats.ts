@@ -1,0 +1,331 @@
+import type { Cell } from './field-type-module.ts';
+
+/**
+ * Dates and numbers as spreadsheets and data providers write them in a file's
+ * cells: `2004-12-31`, `Dec 31, 2004`, `31 Dec 2004`, `31-Dec-04`,
+ * `12/31/2004`, `31.12.2004`; `3,421.567`, `3 421,567`, `3.421,567`,
+ * `(1,200)`, `$1,200`, `12.5%`. What a cell alone cannot tell (is `03/04/2005`
+ * the 3rd of April or March the 4th; is `3,421` three thousand or three) is
+ * decided once per column, from all of its values (`FormatEvidence`), never
+ * cell by cell: every cell of a column is read the same way. CSV and XLSX
+ * text cells both come here; an XLSX cell that holds a number is a number
+ * already and is kept as it is.
+ */
+
+/** How a date written with numbers and the year last orders its day and month: 31/12/2004, 12/31/2004. */
+export const dateOrders = ['dmy', 'mdy'] as const;
+export type DateOrder = (typeof dateOrders)[number];
+
+export const decimalMarks = ['.', ','] as const;
+export type DecimalMark = (typeof decimalMarks)[number];
+
+/** What an import reads from a field type's cells in a way a column decides: dates, or numbers. */
+export type CellReading = 'date' | 'number';
+
+/**
+ * How one column writes its dates or numbers. `dateOrderFrom`: `values` when
+ * one of its dates has a part over 12, `choice` when every one could be read
+ * either way (the import's chosen order is used), `mixed` when its values
+ * say both (each such date is then a problem). `decimalMarkFrom`: `values`
+ * when a number tells (`1,5`, `1.234,5`, `1 234,5`), `default` (a point)
+ * when none does, `mixed` when they say both.
+ */
+export interface ColumnFormat {
+  dateOrder: DateOrder | null;
+  dateOrderFrom: 'values' | 'choice' | 'mixed' | null;
+  decimalMark: DecimalMark | null;
+  decimalMarkFrom: 'values' | 'default' | 'mixed' | null;
+}
+
+/** A cell an import cannot read as its field's value, with why (the row's problem for the field). */
+export class CellProblem {
+  constructor(readonly message: string) {}
+}
+
+/** Lower case, accents and a final dot dropped: "Déc." → "dec". */
+const fold = (text: string) => text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/\.$/, '');
+
+/** Month names and abbreviations in English and French (the interface's languages), folded → month number. */
+const months: ReadonlyMap<string, number> = new Map(
+  [
+    ['january', 'jan', 'janvier', 'janv'],
+    ['february', 'feb', 'fevrier', 'fevr', 'fev'],
+    ['march', 'mar', 'mars'],
+    ['april', 'apr', 'avril', 'avr'],
+    ['may', 'mai'],
+    ['june', 'jun', 'juin'],
+    ['july', 'jul', 'juillet', 'juil'],
+    ['august', 'aug', 'aout'],
+    ['september', 'sep', 'sept', 'septembre'],
+    ['october', 'oct', 'octobre'],
+    ['november', 'nov', 'novembre'],
+    ['december', 'dec', 'decembre'],
+  ].flatMap((names, index) => names.map((name): [string, number] => [name, index + 1])),
+);
+
+/** A time of midnight after a date (`2004-12-31T00:00:00Z`, `12/31/2004 0:00`): a date field keeps the day. */
+/**
+ * The longest text read as a date (`31 décembre 2004 00:00:00.000 +00:00` is 36): longer text is no date, and is
+ * refused before MIDNIGHT, which is not anchored at its start, reads it (a cell of 100,000 spaces took seconds).
+ */
+const MAX_DATE_CHARS = 64;
+
+/** A date cell's text, normalized, without a midnight time; undefined when too long to be a date. */
+function dateText(text: string): string | undefined {
+  const trimmed = text.trim();
+  if (trimmed.length > MAX_DATE_CHARS) return undefined;
+  return trimmed.normalize('NFC').replace(MIDNIGHT, '');
+}
+
+const MIDNIGHT = /(?:[T\s]0?0:00(?::00(?:\.0+)?)?(?:\s*Z|[+-]00:?00)?|\s+12:00(?::00)?\s*AM)$/i;
+const YEAR_FIRST = /^(\d{4})([-/.])(\d{1,2})\2(\d{1,2})$/;
+const YEAR_LAST = /^(\d{1,2})([-/.])(\d{1,2})\2(\d{4}|\d{2})$/;
+const MONTH_FIRST = /^(\p{L}+\.?)\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})$/u;
+const DAY_FIRST = /^(\d{1,2})(?:er)?(?:\s+|[-/.\s]\s*)(\p{L}+\.?)(?:,?\s+|[-/.]\s*)(\d{4}|\d{2})$/u;
+
+/**
+ * A two-digit year as spreadsheets read one (Excel's and LibreOffice's
+ * default): 30 to 99 are 1930 to 1999, 00 to 29 are 2000 to 2029.
+ */
+const fullYear = (text: string) => {
+  const year = Number(text);
+  if (text.length === 4) return year;
+  return year >= 30 ? 1900 + year : 2000 + year;
+};
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** YYYY-MM-DD when the day exists (no 31st of April, a 29th of February only in a leap year). */
+function isoDay(year: number, month: number, day: number): string | undefined {
+  if (month < 1 || month > 12 || day < 1 || year < 1000 || year > 9999) return undefined;
+  const last = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  if (day > last) return undefined;
+  return `${String(year).padStart(4, '0')}-${pad(month)}-${pad(day)}`;
+}
+
+/** A date written with numbers, the year last: its two leading parts (the order is the column's). */
+function yearLastParts(text: string): [number, number, number] | undefined {
+  const match = YEAR_LAST.exec(text);
+  if (!match) return undefined;
+  return [Number(match[1]), Number(match[3]), fullYear(match[4] as string)];
+}
+
+const DATE_EXAMPLES = '2004-12-31, Dec 31, 2004, 31 Dec 2004 or 12/31/2004';
+
+/**
+ * A date cell's text as YYYY-MM-DD, read with its column's day/month order
+ * for dates written with numbers and the year last; a problem saying why
+ * when it is none of the forms, names no day that exists, or its order is
+ * not known (a column whose values say both).
+ */
+export function readDate(text: string, format?: ColumnFormat | null): string | CellProblem {
+  const unreadable = new CellProblem(`Expected a date such as ${DATE_EXAMPLES}`);
+  const trimmed = dateText(text);
+  if (trimmed === undefined) return unreadable;
+  const yearFirst = YEAR_FIRST.exec(trimmed);
+  if (yearFirst) {
+    return isoDay(Number(yearFirst[1]), Number(yearFirst[3]), Number(yearFirst[4])) ?? unreadable;
+  }
+  const parts = yearLastParts(trimmed);
+  if (parts) {
+    const [first, second, year] = parts;
+    const order = format?.dateOrder;
+    if (!order) {
+      return new CellProblem(
+        format?.dateOrderFrom === 'mixed'
+          ? 'This column writes dates both day first (31/12/2004) and month first (12/31/2004); write them one way'
+          : 'Day and month could be either way round; choose the order of the dates',
+      );
+    }
+    const [day, month] = order === 'dmy' ? [first, second] : [second, first];
+    return isoDay(year, month, day) ?? unreadable;
+  }
+  const monthFirst = MONTH_FIRST.exec(trimmed);
+  if (monthFirst) {
+    const month = months.get(fold(monthFirst[1] as string));
+    return month ? (isoDay(Number(monthFirst[3]), month, Number(monthFirst[2])) ?? unreadable) : unreadable;
+  }
+  const dayFirst = DAY_FIRST.exec(trimmed);
+  if (dayFirst) {
+    const month = months.get(fold(dayFirst[2] as string));
+    return month ? (isoDay(fullYear(dayFirst[3] as string), month, Number(dayFirst[1])) ?? unreadable) : unreadable;
+  }
+  return unreadable;
+}
+
+/** Spaces a number's digits are grouped with: space, no-break and narrow no-break spaces, and the Swiss apostrophes. */
+const GROUP_SPACES = /[\s\u00a0\u202f'’]/g;
+const GROUP_SPACE = /[\s\u00a0\u202f'’]/;
+/** Currency signs and ISO 4217 codes around an amount: `$`, `US$`, `€`, `CHF`, `EUR`. */
+const CURRENCY_AROUND = /^(?:[A-Z]{2}\p{Sc}|[A-Z]{3}\s?|\p{Sc}\s?)|(?:\s?[A-Z]{3}|\s?\p{Sc})$/u;
+
+/** What may stand around a number besides its sign: a currency (money), a percent sign (a percentage). */
+export type NumberSigns = 'money' | 'percent';
+
+/** The longest text read as a number (digits, marks, sign, currency): far beyond any field's precision. */
+const MAX_NUMBER_CHARS = 100;
+
+/** A number's text split: its sign, and its digits with their marks (not yet read). */
+function numberBody(text: string, signs?: NumberSigns | 'any'): { negative: boolean; body: string } | undefined {
+  // No number a field holds is written in more characters; longer text is refused before any pattern reads it.
+  if (text.length > MAX_NUMBER_CHARS) return undefined;
+  let body = text.trim();
+  let negative = false;
+  // Accounting negatives: (1,200) and ($1,200).
+  const bracketed = /^\((.*)\)$/.exec(body);
+  if (bracketed) {
+    negative = true;
+    body = (bracketed[1] as string).trim();
+  }
+  if (signs === 'percent' || signs === 'any') body = body.replace(/\s?%$/, '');
+  for (let pass = 0; pass < 2; pass += 1) {
+    if (signs === 'money' || signs === 'any') body = body.replace(CURRENCY_AROUND, '').trim();
+    const signed = /^([-+\u2212])\s?(.*)$/.exec(body);
+    if (signed) {
+      if (bracketed) return undefined;
+      negative = signed[1] !== '+';
+      body = signed[2] as string;
+    }
+  }
+  // Digits with their marks (at least one digit, by lookahead: one class, so the test is linear in the text).
+  if (!/^(?=\D*\d)[\d.,\s\u00a0\u202f'’]+(?:[eE][-+]?\d+)?$/.test(body)) return undefined;
+  return { negative, body };
+}
+
+/**
+ * What a number's text says of its decimal mark: `1,234.5`, `1.5`, `1.234.567`,
+ * `1 234.567` say a point; `1.234,5`, `1,5`, `1 234,567` a comma; `3,421`,
+ * `1.234` and `12` say nothing (a thousands separator or a decimal mark).
+ */
+export function decimalMarkOf(text: string, signs?: NumberSigns | 'any'): DecimalMark | undefined {
+  const read = numberBody(text, signs);
+  if (!read) return undefined;
+  const spaced = GROUP_SPACE.test(read.body);
+  const body = read.body.replace(GROUP_SPACES, '').replace(/[eE][-+]?\d+$/, '');
+  const point = body.lastIndexOf('.');
+  const comma = body.lastIndexOf(',');
+  if (point >= 0 && comma >= 0) return point > comma ? '.' : ',';
+  const [mark, at] = point >= 0 ? (['.', point] as const) : comma >= 0 ? ([',', comma] as const) : [undefined, -1];
+  if (!mark) return undefined;
+  const other: DecimalMark = mark === '.' ? ',' : '.';
+  // One mark twice groups thousands; after space-grouped digits it is the decimal mark; with other than 3 digits after it, too.
+  if (body.indexOf(mark) !== at) return other;
+  if (spaced || body.length - at - 1 !== 3 || at === 0) return mark;
+  return undefined;
+}
+
+/** Digits grouped by thousands (1,234,567) or as in India (12,34,567), with the group separator `group`. */
+function groupedDigits(digits: string, group: string): string | undefined {
+  if (!digits.includes(group)) return /^\d+$/.test(digits) ? digits : undefined;
+  const parts = digits.split(group);
+  const [head = '', ...rest] = parts;
+  const thousands = /^\d{1,3}$/.test(head) && rest.every((p) => /^\d{3}$/.test(p));
+  const indian =
+    /^\d{1,2}$/.test(head) && rest.slice(0, -1).every((p) => /^\d{2}$/.test(p)) && /^\d{3}$/.test(rest.at(-1) ?? '');
+  return thousands || indian ? parts.join('') : undefined;
+}
+
+/**
+ * A number cell's text as a number, read with its column's decimal mark (a
+ * point when the column has none); undefined when it is not one (digits
+ * grouped wrongly for the mark, letters, a column whose numbers say both
+ * marks and a mark that could be either). Spaces and apostrophes group
+ * digits; `(1,200)` and `−1,200` are negative; `money` drops a currency
+ * sign or code around the amount, `percent` a percent sign after it (12.5%
+ * is 12.5).
+ */
+export function readNumber(text: string, format?: ColumnFormat | null, signs?: NumberSigns): number | undefined {
+  const read = numberBody(text, signs);
+  if (!read) return undefined;
+  const told = decimalMarkOf(text, signs);
+  if (format?.decimalMarkFrom === 'mixed' && /[.,]/.test(read.body) && told === undefined) return undefined;
+  const mark: DecimalMark = told ?? format?.decimalMark ?? '.';
+  if (format?.decimalMark && told && told !== format.decimalMark && format.decimalMarkFrom === 'values') {
+    return undefined;
+  }
+  const group = mark === '.' ? ',' : '.';
+  const body = read.body.replace(GROUP_SPACES, '');
+  const exponent = /[eE][-+]?\d+$/.exec(body)?.[0] ?? '';
+  const mantissa = body.slice(0, body.length - exponent.length);
+  const at = mantissa.indexOf(mark);
+  if (at >= 0 && mantissa.lastIndexOf(mark) !== at) return undefined;
+  const whole = at >= 0 ? mantissa.slice(0, at) : mantissa;
+  const fraction = at >= 0 ? mantissa.slice(at + 1) : '';
+  if (fraction.includes(group) || !/^\d*$/.test(fraction)) return undefined;
+  const digits = whole === '' ? '0' : groupedDigits(whole, group);
+  if (digits === undefined || (at >= 0 && fraction === '' && whole === '')) return undefined;
+  const number = Number(`${digits}${fraction ? `.${fraction}` : ''}${exponent}`);
+  if (!Number.isFinite(number)) return undefined;
+  return read.negative && number !== 0 ? -number : number;
+}
+
+/**
+ * What the values of one column say of how it writes dates or numbers,
+ * gathered a value at a time (a column is read as a stream), then decided.
+ */
+export class FormatEvidence {
+  private dayFirst = 0;
+  private monthFirst = 0;
+  private eitherWay = 0;
+  private point = 0;
+  private comma = 0;
+
+  constructor(readonly reads: CellReading) {}
+
+  /** One cell of the column (numbers and empty cells say nothing). */
+  note(cell: Cell | undefined): void {
+    if (typeof cell !== 'string' || cell.trim() === '') return;
+    if (this.reads === 'number') {
+      // Whatever signs the field allows, the digits tell the mark.
+      const mark = decimalMarkOf(cell, 'any');
+      if (mark === '.') this.point += 1;
+      if (mark === ',') this.comma += 1;
+      return;
+    }
+    const text = dateText(cell);
+    const parts = text === undefined ? undefined : yearLastParts(text);
+    if (!parts) return;
+    const [first, second] = parts;
+    if (first > 12 && second <= 12) this.dayFirst += 1;
+    else if (second > 12 && first <= 12) this.monthFirst += 1;
+    else if (first <= 12 && second <= 12) this.eitherWay += 1;
+  }
+
+  /** The column's format: what its values say, else the chosen day/month order and a decimal point. */
+  decide(choice: DateOrder): ColumnFormat {
+    if (this.reads === 'number') {
+      const mixed = this.point > 0 && this.comma > 0;
+      const told = this.comma > 0 ? ',' : this.point > 0 ? '.' : undefined;
+      return {
+        dateOrder: null,
+        dateOrderFrom: null,
+        decimalMark: mixed ? null : (told ?? '.'),
+        decimalMarkFrom: mixed ? 'mixed' : told ? 'values' : 'default',
+      };
+    }
+    const number = { decimalMark: null, decimalMarkFrom: null };
+    if (this.dayFirst > 0 && this.monthFirst > 0) return { dateOrder: null, dateOrderFrom: 'mixed', ...number };
+    if (this.dayFirst > 0) return { dateOrder: 'dmy', dateOrderFrom: 'values', ...number };
+    if (this.monthFirst > 0) return { dateOrder: 'mdy', dateOrderFrom: 'values', ...number };
+    if (this.eitherWay > 0) return { dateOrder: choice, dateOrderFrom: 'choice', ...number };
+    return { dateOrder: null, dateOrderFrom: null, ...number };
+  }
+}
+
+/**
+ * The day/month order a language writes dates in (`en` and `en-US` month
+ * first, `fr` and `en-GB` day first), as the platform's Intl data has it;
+ * month first when the language is not known.
+ */
+export function dateOrderOfLanguage(language: string | undefined): DateOrder {
+  let locale = 'en-US';
+  try {
+    if (language && Intl.DateTimeFormat.supportedLocalesOf([language]).length > 0) locale = language;
+  } catch {
+    // A malformed tag is no language.
+  }
+  const parts = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'numeric', year: 'numeric' })
+    .formatToParts(new Date(Date.UTC(2004, 11, 31, 12)))
+    .map((part) => part.type);
+  return parts.indexOf('day') < parts.indexOf('month') ? 'dmy' : 'mdy';
+}
