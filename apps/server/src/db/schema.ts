@@ -100,6 +100,7 @@ export function tableOf(resource: string): EntityTable {
 // Loaded as ES module (the server, tests), `module` does not exist.
 export { sessions, throttleCounters, userCredentials, userTokens } from './auth-schema.ts';
 export { duplicateDismissals } from './duplicates-schema.ts';
+export { exportJobs } from './export-jobs-schema.ts';
 export { historySettings, recordHistory } from './history-schema.ts';
 export { importBadRows, importRecords, imports } from './imports-schema.ts';
 export { savedViews } from './saved-views-schema.ts';
