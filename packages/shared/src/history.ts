@@ -81,11 +81,19 @@ export type HistoryPage = z.infer<typeof historyPageSchema>;
 export const restoreFieldSchema = z.object({ field: z.string().min(1).max(100) });
 export type RestoreField = z.infer<typeof restoreFieldSchema>;
 
-/** `POST /{resource}/{id}/restore`: the record back, and how many of the rows deleted with it came back or stayed out. */
+/**
+ * `POST /{resource}/{id}/restore`: the record back, how many of the rows
+ * deleted with it came back or stayed out, and how many of the references the
+ * deletion emptied (`onDelete: setNull`, a deal's fund) were set back or left
+ * as they were (set to another record since, their row deleted since, or not
+ * the caller's to update).
+ */
 export const restoredRecordSchema = z.object({
   record: z.record(z.string(), z.unknown()),
   restoredRows: z.number(),
   skippedRows: z.number(),
+  restoredReferences: z.number(),
+  skippedReferences: z.number(),
 });
 export type RestoredRecord = z.infer<typeof restoredRecordSchema>;
 

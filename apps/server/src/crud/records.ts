@@ -451,6 +451,15 @@ export interface UpdateOptions {
   action?: Extract<HistoryAction, 'updated' | 'restored'>;
 }
 
+/** What every update of a record sets beside its fields: the next version, when, and by whom. */
+function updateBookkeeping(actorId: number | null): [string, SQL][] {
+  return [
+    ['version', sql`t.version + 1`],
+    ['updated_at', sql`now()`],
+    ['updated_by_id', sql`${actorId}`],
+  ];
+}
+
 /**
  * The statement of `updateRecord`: the update guarded by `version` and `scope`,
  * with `origin` its audit event, then a marker row saying why nothing was
@@ -471,11 +480,7 @@ export function updateRecordSql(
     const field = fields[name];
     return values[name] !== undefined && field && isWritable(field);
   });
-  assignments.push(
-    ['version', sql`t.version + 1`],
-    ['updated_at', sql`now()`],
-    ['updated_by_id', sql`${actor.userId}`],
-  );
+  assignments.push(...updateBookkeeping(actor.userId));
   const table = sql.identifier(entity.table);
   const readable = readableWhere(scope);
   return auditedWriteSql(
@@ -603,10 +608,103 @@ async function rowsDeletedWith(
   return found;
 }
 
-/** What a deleted record's history entry keeps for a restore: every row deleted with it, parents first, and its files' ids. */
+/**
+ * References a delete emptied (`onDelete: setNull`): the rows of `entity`
+ * whose `field` named record `to`, the deleted record or one that cascaded
+ * away with it (a deal's fund, a contact's firm).
+ */
+export interface EmptiedReference {
+  entity: string;
+  field: string;
+  to: number;
+  ids: number[];
+}
+
+/**
+ * What a deleted record's history entry keeps for a restore: every row deleted
+ * with it, parents first, its files' ids, and the references the delete
+ * emptied (snapshots written before session 13 have no `emptied`).
+ */
 export interface DeletedSnapshot {
   rows: { entity: string; row: Record<string, unknown> }[];
   files: number[];
+  emptied?: EmptiedReference[];
+}
+
+/**
+ * The references a delete of `deleted` (the list `entriesOfDeletedWith`
+ * walks) is about to empty, read before it, in one statement. No reference
+ * can be added meanwhile: the rows going are locked `for update`.
+ */
+async function referencesEmptiedBy(
+  database: Database,
+  deleted: [EntityDescription, number[]][],
+  tx: Executor,
+): Promise<EmptiedReference[]> {
+  const selects = deleted.flatMap(([parent, ids]) =>
+    referencesTo(parent, 'setNull').map(({ child, field }) => {
+      const referring = column('t', columnName(field));
+      return sql`select ${child.name}::text as entity, ${field}::text as field, ${referring} as target,
+          jsonb_agg(t.id order by t.id) as ids
+        from ${sql.identifier(child.table)} t where ${referring} = any(${pgArrayLiteral(ids)}::bigint[])
+        group by ${referring}`;
+    }),
+  );
+  if (selects.length === 0) return [];
+  const rows = await database.rows<{
+    entity: string;
+    field: string;
+    target: number | string;
+    ids: (number | string)[] | string;
+  }>(sql.join(selects, sql` union all `), tx);
+  return rows.map((row) => ({
+    entity: row.entity,
+    field: row.field,
+    to: Number(row.target),
+    ids: jsonValue(row.ids).map(Number),
+  }));
+}
+
+/**
+ * Puts back a reference a delete emptied, on the rows of `reference.ids`
+ * that `within` keeps (a condition on `t`: what the actor may update), that
+ * still exist, whose field is still empty, and whose record `to` is back
+ * (a reference set to another record since, or a row deleted since, stays as
+ * it is). An update like any other: next version, `updated_at` and who, and
+ * a `restored` history entry from none to the id, in one statement. Answers
+ * how many rows it put back.
+ */
+export async function restoreEmptiedReference(
+  database: Database,
+  entity: EntityDescription,
+  reference: EmptiedReference,
+  actorId: number | null,
+  within: SQL,
+  tx: Executor,
+): Promise<number> {
+  const field = fieldOf(entity, reference.field);
+  const target = field.type === 'reference' && field.to ? findEntity(field.to) : undefined;
+  if (!target) throw new Error(`${entity.name}.${reference.field} is not a reference`);
+  const table = sql.identifier(entity.table);
+  const ids = sql`${pgArrayLiteral(reference.ids)}::bigint[]`;
+  const assignments = [...writeColumns(reference.field, field, reference.to), ...updateBookkeeping(actorId)];
+  const written = await database.rows<{ row: string }>(
+    auditedWriteSql(
+      sql`update ${table} as t set ${sql.join(
+        assignments.map(([c, v]) => sql`${sql.identifier(c)} = ${v}`),
+        sql`, `,
+      )} where t.id = any(${ids}) and ${column('t', columnName(reference.field))} is null and ${within}
+          and exists (select 1 from ${sql.identifier(target.table)} r where r.id = ${reference.to})
+        returning t.id, ${selectionSql(entity, allSelection)} as j`,
+      {
+        prior: sql`select t.id, ${rowJson(entity, 't', [reference.field])} as j from ${table} t where t.id = any(${ids})`,
+        history: (source) =>
+          historyInsertSql(entity, source, { action: 'restored', changes: 'updated', actorId, prior: sql`prior` }),
+      },
+    ),
+    tx,
+  );
+  return written.length;
 }
 
 /**
@@ -748,9 +846,12 @@ export async function deleteRecordWithin(
   const removedFiles: number[] = [];
   const versionCheck = version === undefined ? sql`true` : sql`t.version = ${version}`;
   const owned = await rowsDeletedWith(database, entity, [id], tx);
-  const snapshot: DeletedSnapshot = { rows: [], files: [] };
-  if (entity.attachable) await collectSnapshot(database, entity, [id], tx, snapshot);
+  const snapshot: DeletedSnapshot = { rows: [], files: [], emptied: [] };
   const deletedWith: [EntityDescription, number[]][] = entity.attachable ? owned : [[entity, [id]], ...owned];
+  if (entity.attachable) {
+    await collectSnapshot(database, entity, [id], tx, snapshot);
+    snapshot.emptied = await referencesEmptiedBy(database, deletedWith, tx);
+  }
   await entriesOfDeletedWith(database, entity, id, deletedWith, actorId, tx);
   const deleted = await database.rows<{ row: string }>(
     auditedWriteSql(

@@ -27,7 +27,13 @@ import { recordChange } from '../auth/audit.ts';
 import { currentDescription } from '../crud/custom-fields.ts';
 import { historyInsertSql, storedColumns } from '../crud/history-writes.ts';
 import { ROOT, selectionSql, whereSql } from '../crud/list-compiler.ts';
-import { type DeletedSnapshot, readRecord, storedFilePath, updateRecord } from '../crud/records.ts';
+import {
+  type DeletedSnapshot,
+  readRecord,
+  restoreEmptiedReference,
+  storedFilePath,
+  updateRecord,
+} from '../crud/records.ts';
 import { column, pgArrayLiteral, rowJson } from '../crud/sql-fragments.ts';
 import { type Database, type Executor, jsonValue } from '../db/client.ts';
 import { conflict, invalid, notFound } from '../domain/errors.ts';
@@ -302,12 +308,52 @@ function insertSnapshotRow(database: Database, entity: EntityDescription, row: R
   );
 }
 
+/** How many references a restore put back, and how many it left as they were. */
+interface RestoredReferences {
+  restoredReferences: number;
+  skippedReferences: number;
+}
+
+/**
+ * Puts back the references the deletion emptied (`snapshot.emptied`; none in
+ * snapshots written before session 13) to the rows that came back. As with
+ * the rows deleted with the record, the restore writes only what the actor
+ * could write through the API: references on record types the actor may not
+ * update, or on rows outside the actor's row scope of that type, stay empty
+ * and are counted as skipped, like a row of a type the actor may not create.
+ * So are references set to another record since, and rows deleted since.
+ */
+async function restoreEmptiedReferences(
+  database: Database,
+  snapshot: DeletedSnapshot,
+  actor: Actor,
+  tx: Executor,
+): Promise<RestoredReferences> {
+  const counts: RestoredReferences = { restoredReferences: 0, skippedReferences: 0 };
+  for (const reference of snapshot.emptied ?? []) {
+    const referring = findEntity(reference.entity);
+    const field = referring?.fields[reference.field];
+    if (!referring || field?.type !== 'reference' || !mayAct(referring, 'update', actor.permissions)) {
+      counts.skippedReferences += reference.ids.length;
+      continue;
+    }
+    const described = await currentDescription(database, referring);
+    const within = readableRowSql(referring, actor, 't');
+    const put = await restoreEmptiedReference(database, described, reference, actor.userId, within, tx);
+    counts.restoredReferences += put;
+    counts.skippedReferences += reference.ids.length - put;
+  }
+  return counts;
+}
+
 /**
  * Brings a deleted record back from its latest deletion's snapshot, within the
  * retention period: its row as it was (same id), then the rows deleted with it
- * (links, notes, files, rows that cascaded). A row that cannot come back (a
- * link to a record deleted since, a type the actor may not create) is left
- * out and counted. One transaction, written in history as `restored`.
+ * (links, notes, files, rows that cascaded), then the references the deletion
+ * emptied (`restoreEmptiedReferences`). A row that cannot come back (a link to
+ * a record deleted since, a type the actor may not create) is left out and
+ * counted, and so is a reference that cannot. One transaction, written in
+ * history as `restored`.
  */
 export async function restoreDeletedRecord(
   database: Database,
@@ -315,7 +361,7 @@ export async function restoreDeletedRecord(
   id: number,
   actor: Actor,
   ip: string,
-): Promise<{ row: string; restoredRows: number; skippedRows: number }> {
+): Promise<{ row: string; restoredRows: number; skippedRows: number } & RestoredReferences> {
   return database.db.transaction(async (tx) => {
     const [entry] = await database.rows<{ id: number | string; snapshot: DeletedSnapshot | string }>(
       sql`select h.id, h.snapshot from record_history h
@@ -381,11 +427,12 @@ export async function restoreDeletedRecord(
         tx,
       );
     }
+    const references = await restoreEmptiedReferences(database, snapshot, actor, tx);
     // Restored once: the snapshot is spent (a new deletion keeps a new one).
     await database.rows(sql`update record_history set snapshot = null where id = ${Number(entry.id)}`, tx);
     await recordChange(database, { type: 'recordCreated', actorId: actor.userId, ip, entity: entity.name, id }, tx);
     const { row } = await readRecord(database, described, id, { join: [] }, undefined, tx);
-    return { row, restoredRows, skippedRows };
+    return { row, restoredRows, skippedRows, ...references };
   });
 }
 
@@ -492,8 +539,12 @@ Pages by keyset: pass \`nextCursor\` as \`cursor\` for older entries.`,
           summary: `Restore a deleted ${one}`,
           description: `Brings the ${one} back as it was when deleted (same id), with its links, notes and files, within
 the retention period (\`GET /api/v1/history/settings\`). Links to records deleted since, and rows of types the caller may
-not create, stay out (\`skippedRows\`). Needs the right to create ${entity.labelPlural.toLowerCase()} and to read them
-without a row scope; 404 when there is no deletion to undo, 409 when the record exists.`,
+not create, stay out (\`skippedRows\`). References the deletion emptied (a deal's fund, a contact's firm) are set back
+to the record, or to a record that came back with it, where the referring row still exists and the reference is still
+empty (\`restoredReferences\`, each a \`restored\` entry on that row's history); the others, and those on types or rows
+the caller may not update, stay as they are (\`skippedReferences\`). Needs the right to create
+${entity.labelPlural.toLowerCase()} and to read them without a row scope; 404 when there is no deletion to undo, 409 when
+the record exists.`,
           params: idParamsSchema,
           response: { 200: restoredRecordSchema, ...errorResponses, 409: errorBodySchema },
         },
