@@ -19,6 +19,7 @@ import { registerActivityRoutes } from '../routes/activity.ts';
 import { registerAnalyticsRoutes } from '../routes/analytics.ts';
 import { registerAuthRoutes } from '../routes/auth.ts';
 import { registerDuplicateRoutes } from '../routes/duplicates.ts';
+import { registerExportJobRoutes } from '../routes/export-jobs.ts';
 import { registerFileRoutes } from '../routes/files.ts';
 import { registerHistoryRoutes } from '../routes/history.ts';
 import { registerImportRoutes } from '../routes/import.ts';
@@ -140,6 +141,7 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
   registerRelationTotalRoutes(app, database);
   await registerFileRoutes(app, database, config);
   registerImportRoutes(app, database, config);
+  registerExportJobRoutes(app, database, config);
   const commands = { database, config, mailer };
   registerAuthRoutes(app, commands);
   registerUserRoutes(app, commands);

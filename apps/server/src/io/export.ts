@@ -176,6 +176,8 @@ export function exportStream(
   format: ExportFormat,
   columns: readonly ExportColumn[],
   engine: ExportEngine = 'sql',
+  /** `onRows(n)`: n more rows went to the XLSX writer (a job's progress; a CSV's rows are counted from its bytes). */
+  options: { onRows?: (rows: number) => void } = {},
 ): Readable {
   // XLSX cells are typed (a string is never a formula); a CSV cell is whatever its text looks like.
   const written = format === 'csv' ? csvSafe : (cell: Cell) => cell;
@@ -208,8 +210,10 @@ export function exportStream(
     });
   const cells = async function* () {
     if (engine === 'sql') {
-      for await (const page of textPages(database, entity, query, scope, cellsSql))
+      for await (const page of textPages(database, entity, query, scope, cellsSql)) {
         for (const row of page) yield typed(row);
+        options.onRows?.(page.length);
+      }
       return;
     }
     for await (const row of allRows(database, entity, query, scope)) yield columns.map((c) => written(c.cell(row)));

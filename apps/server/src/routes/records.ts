@@ -29,7 +29,8 @@ import type { RouteAccess } from '../http/auth.ts';
 import { errorBodySchema, validateBody } from '../http/errors.ts';
 import { idParamsSchema, versionFromIfMatch } from '../http/record-params.ts';
 import { listResponseSchema, sendPage, sendRecord } from '../http/record-replies.ts';
-import { type ExportFormat, exportColumns, exportContentTypes, exportFormats, exportStream } from '../io/export.ts';
+import { type ExportFormat, exportContentTypes, exportFormats, exportStream } from '../io/export.ts';
+import { exportFileName, exportPlan } from '../io/export-plan.ts';
 import { registerAggregatesRoute } from './aggregates.ts';
 
 const filterHelp = `Filters: \`filter[field][op]=value\` with op one of eq, ne, lt, lte, gt, gte, in (comma-separated),
@@ -120,18 +121,12 @@ as they were when the export started), on PGlite keyset pages (each matching row
         },
         handler: async (request, reply) => {
           const { format, ...raw } = request.query as Record<string, unknown> & { format: ExportFormat };
-          const described = await readerDescription(database, entity, request.actor);
-          const parsed = parseListQueryString(described, raw);
-          // References are written by name: their joins are read like any other, so they need reading rights too.
-          const { columns, join } = exportColumns(described, parsed.select);
-          const query = { ...parsed, join: [...parsed.join, ...join] };
-          limitJoins(request.actor, query);
-          const file = `${entity.name}-${new Date().toISOString().slice(0, 10)}.${format}`;
+          const { described, query, scope, columns } = await exportPlan(database, entity, request.actor, raw);
           // The file is streamed as it is written; the typed reply knows only the JSON answers.
           return (reply as FastifyReply)
             .type(exportContentTypes[format])
-            .header('content-disposition', `attachment; filename="${file}"`)
-            .send(exportStream(database, described, query, readableScope(entity, request.actor), format, columns));
+            .header('content-disposition', `attachment; filename="${exportFileName(entity, format)}"`)
+            .send(exportStream(database, described, query, scope, format, columns));
         },
       });
     }
