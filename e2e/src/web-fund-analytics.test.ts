@@ -166,6 +166,52 @@ describe('fund analytics', () => {
     await page.context().close();
   });
 
+  it('computes the quarterly records from the page; computed again, none is written twice', async () => {
+    const kestrel = await create('funds', { name: 'Kestrel Buyout I', currency: 'USD', finalSize: 5_000_000 });
+    await flow(kestrel, '2023-01-15', 'Capital call', 1_000_000);
+    await flow(kestrel, '2023-09-01', 'Distribution', 200_000);
+    const page = await newPage(browser);
+    await openFund(page, kestrel);
+    /** Computes with the button and its confirmation; answers the toast that matches `said`. */
+    const computeOnce = async (said: RegExp) => {
+      await page.getByRole('button', { name: 'Compute quarterly records' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Compute quarterly performance records' });
+      await dialog.getByText('Records entered by hand are left as they are', { exact: false }).waitFor();
+      await dialog.getByRole('button', { name: 'Compute', exact: true }).click();
+      await dialog.waitFor({ state: 'detached' });
+      const toast = page.getByRole('alert').filter({ hasText: said });
+      await toast.waitFor();
+      return (await toast.textContent()) ?? '';
+    };
+    const computed = async () => {
+      const answer = await server.fetch(
+        `/api/v1/fundPerformances?filter[fundId][eq]=${kestrel}&filter[source][eq]=computed&count=exact&pageSize=1`,
+      );
+      return ((await answer.json()) as { total: number }).total;
+    };
+
+    const addedOnly = /: (\d+) added, 0 updated, 0 unchanged, 0 removed, 0 entered by hand/;
+    const added = Number(addedOnly.exec(await computeOnce(addedOnly))?.[1]);
+    // A quarter end from the first flow's (Mar 31, 2023) to the last one before today: 15 on Nov 28, 2026.
+    expect(added).toBeGreaterThanOrEqual(15);
+    expect(await computed()).toBe(added);
+    // The metrics still take the NAV from statements entered by hand only (none here: at cost), as the records did.
+    expect(await tile(page, 'nav').textContent()).toBe('$800,000');
+    const record = await server.fetch(
+      `/api/v1/fundPerformances?filter[fundId][eq]=${kestrel}&sort=-asOfDate&pageSize=1&select=nav,paidIn,distributed`,
+    );
+    expect(((await record.json()) as { data: unknown[] }).data[0]).toMatchObject({
+      paidIn: 1_000_000,
+      distributed: 200_000,
+      nav: 800_000,
+    });
+
+    // The same flows again: every record is already right, none is written.
+    await computeOnce(new RegExp(`: 0 added, 0 updated, ${added} unchanged, 0 removed, 0 entered by hand`));
+    expect(await computed()).toBe(added);
+    await page.context().close();
+  });
+
   it('reads and passes axe in light and dark, English and French (screenshots in e2e/artifacts)', async () => {
     for (const colorScheme of ['light', 'dark'] as const) {
       for (const prefix of ['', '/fr']) {

@@ -1,6 +1,7 @@
 import type { IndexLevel } from '@data-platform/shared/analytics/fund-metrics';
 import {
   calendarDateSchema,
+  computeAnswerSchema,
   type FundComparisonRow,
   fundComparisonAnswerSchema,
   fundComparisonQuerySchema,
@@ -375,20 +376,6 @@ async function portfolio(database: Database, actor: Actor, asOf: string) {
   return { asOf, currencies };
 }
 
-/** Answer of POST /funds/{id}/performances/compute. */
-const computeAnswerSchema = z.object({
-  fundId: z.number().int(),
-  through: z.string().describe('The last quarter end computed'),
-  created: z.number().int().describe('Computed records added'),
-  updated: z.number().int().describe('Computed records whose figures were refreshed'),
-  removed: z
-    .number()
-    .int()
-    .describe('Computed records removed: dated before the first flow or after the last quarter end'),
-  keptManual: z.number().int().describe('Quarter ends left alone because a record entered by hand is there'),
-  records: z.array(z.object({ id: z.number().int(), asOfDate: z.string() })).describe('The computed records, by date'),
-});
-
 const computeBodySchema = z
   .strictObject({
     through: calendarDateSchema
@@ -399,11 +386,14 @@ const computeBodySchema = z
 
 /** The fields the compute writes: a record it refreshes changes these and only these (besides its bookkeeping). */
 const computedFields = ['currency', 'committed', 'paidIn', 'distributed', 'nav', 'netIrr', 'notes', 'computedAt'];
+/** The figures among them: a computed record is refreshed only when one of these differs (not `computedAt` alone). */
+const figureFields = computedFields.filter((field) => field !== 'computedAt');
 
 /**
  * The compute's one write statement: every quarter end's row inserted, or
- * refreshed where a computed record is (`rows`: values in the order fund,
- * date, then `computedFields`, then the writer twice), with what any create
+ * refreshed where a computed record's figures differ (`rows`: values in the
+ * order fund, date, then `computedFields`, then the writer twice; a record
+ * whose figures are the same is not written, nor returned), with what any create
  * or update writes beside it (crud/records.ts): the history entries of the
  * rows created and of the rows refreshed (their old values read in `prior`,
  * the statement's snapshot being from before the write) and their audit
@@ -413,6 +403,11 @@ function upsertPerformancesSql(entity: EntityDescription, fundId: number, rows: 
   const table = sql.identifier(entity.table);
   const columns = computedFields.map((field) => sql.identifier(columnName(field)));
   const excluded = computedFields.map((field) => sql`excluded.${sql.identifier(columnName(field))}`);
+  const figures = (alias: string) =>
+    sql.join(
+      figureFields.map((field) => sql`${sql.identifier(alias)}.${sql.identifier(columnName(field))}`),
+      sql`, `,
+    );
   const history = (source: SQL, change: Pick<HistoryInsert, 'action' | 'changes' | 'prior'>) =>
     historyInsertSql(entity, source, { ...change, actorId: actor.userId }) ?? sql`select 1`;
   const audit = (source: SQL, type: 'recordCreated' | 'recordUpdated', fields?: string[]) =>
@@ -423,7 +418,7 @@ function upsertPerformancesSql(entity: EntityDescription, fundId: number, rows: 
       values ${sql.join(rows, sql`, `)}
       on conflict (fund_id, as_of_date) do update set (${sql.join(columns, sql`, `)}, updated_at, updated_by_id, version)
         = (${sql.join(excluded, sql`, `)}, now(), excluded.updated_by_id, t.version + 1)
-        where t.source = 'computed'
+        where t.source = 'computed' and (${figures('t')}) is distinct from (${figures('excluded')})
       returning t.id, t.as_of_date::text as date, (t.xmax = 0) as inserted, ${selectionSql(entity, { join: [] })} as j),
     created as (select id, j from written where inserted),
     refreshed as (select id, j from written where not inserted),
@@ -489,7 +484,12 @@ async function computePerformances(database: Database, actor: Actor, id: number,
           );
     const created = written.filter((row) => row.inserted).length;
     const updated = written.length - created;
-    const records = written
+    // The computed records the statement left alone: their figures were already these.
+    const writtenDates = new Set(written.map((row) => row.date));
+    const unchanged = existing.filter(
+      (row) => row.source === 'computed' && wanted.has(row.date) && !writtenDates.has(row.date),
+    );
+    const records = [...written, ...unchanged]
       .map((row) => ({ id: Number(row.id), asOfDate: row.date }))
       .sort((x, y) => x.asOfDate.localeCompare(y.asOfDate));
     const stale = existing.filter((row) => row.source === 'computed' && !wanted.has(row.date)).map((row) => row.id);
@@ -510,6 +510,7 @@ async function computePerformances(database: Database, actor: Actor, id: number,
       through: dates.at(-1) ?? through,
       created,
       updated,
+      unchanged: unchanged.length,
       removed: stale.length,
       keptManual,
       records,
@@ -577,7 +578,7 @@ export function registerFundAnalyticsRoutes(app: FastifyInstance, database: Data
     schema: {
       tags: ['Analytics'],
       summary: 'Compute (or refresh) a fund’s quarter-end performance records from its cash flows',
-      description: `One fund performance record per quarter end from the fund's first cash flow to \`through\` (default today): paid-in, distributed, the NAV (the latest hand-entered NAV rolled forward, or at cost), the net IRR (XIRR, in percent, left empty under a year), the fund's currency and commitment; \`computedAt\` set, so \`source\` reads computed. A quarter end with a record entered by hand is left alone; computed records outside the span are removed. Needs fund, cash flow and performance read rights and performance create, update and delete rights; 404 for a fund the caller cannot read; counted against the caller's ${analyticsLimiter.limit} computations a minute (429).`,
+      description: `One fund performance record per quarter end from the fund's first cash flow to \`through\` (default today): paid-in, distributed, the NAV (the latest hand-entered NAV rolled forward, or at cost), the net IRR (XIRR, in percent, left empty under a year), the fund's currency and commitment; \`computedAt\` set, so \`source\` reads computed. A computed record whose figures come out the same is left as it is (counted in \`unchanged\`, no history entry). A quarter end with a record entered by hand is left alone; computed records outside the span are removed. Needs fund, cash flow and performance read rights and performance create, update and delete rights; 404 for a fund the caller cannot read; counted against the caller's ${analyticsLimiter.limit} computations a minute (429).`,
       params: fundMetricsParamsSchema,
       body: computeBodySchema,
       response: { 200: computeAnswerSchema, ...errors, 404: errorBodySchema },

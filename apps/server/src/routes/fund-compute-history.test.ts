@@ -31,6 +31,7 @@ const flowIds = new Map<string, number>();
 interface ComputeAnswer {
   created: number;
   updated: number;
+  unchanged: number;
   removed: number;
   records: { id: number; asOfDate: string }[];
 }
@@ -99,6 +100,19 @@ describe('computed fund performance records keep their history', () => {
     }
   });
 
+  it('writes nothing for a recompute whose figures come out the same: no update, no entry, no event', async () => {
+    const before = await activity();
+    const answer = await compute('2009-06-30');
+    expect(answer).toMatchObject({ created: 0, updated: 0, unchanged: 6, removed: 0 });
+    // Every computed record is still named in the answer.
+    expect(answer.records.map((r) => r.id)).toEqual(records.map((r) => r.id));
+    for (const { id } of records) {
+      expect((await fullHistory(api, 'fundPerformances', id)).map((e) => e.action)).toEqual(['created']);
+      expect((await api.get<{ version: number }>(`/api/v1/fundPerformances/${id}`)).body.version).toBe(1);
+    }
+    expect(await activity()).toEqual(before);
+  });
+
   it('tells a recompute after a changed cash flow as updates with the old and new values', async () => {
     const flowId = flowIds.get('2008-10-30') as number;
     const changed = await api.patch(
@@ -108,7 +122,8 @@ describe('computed fund performance records keep their history', () => {
     );
     expect(changed.status, JSON.stringify(changed.body)).toBe(200);
     const answer = await compute('2009-06-30');
-    expect(answer).toMatchObject({ created: 0, updated: 6, removed: 0 });
+    // The quarter ends from the changed flow's on: the three before it keep their figures and are not written.
+    expect(answer).toMatchObject({ created: 0, updated: 3, unchanged: 3, removed: 0 });
     // After the changed flow: distributed 2,750 + 4,250 then 2,750 + 5,250.
     const december = await fullHistory(api, 'fundPerformances', recordAt('2008-12-31'));
     expect(december.map((e) => e.action)).toEqual(['created', 'updated']);
@@ -116,9 +131,9 @@ describe('computed fund performance records keep their history', () => {
     expect(refreshed?.actor?.id).toBe(writer.userId);
     expect(changesOf(refreshed).distributed).toEqual([7000, 8000]);
     expect(changesOf(refreshed).computedAt?.[0]).not.toEqual(changesOf(refreshed).computedAt?.[1]);
-    // Before it, the figures stayed: the entry tells only that the record was computed again.
+    // Before it, the figures stayed: no entry.
     const september = await fullHistory(api, 'fundPerformances', recordAt('2008-09-30'));
-    expect(Object.keys(changesOf(september.at(-1)))).toEqual(['computedAt']);
+    expect(september.map((e) => e.action)).toEqual(['created']);
     for (const { id } of records) await expectHistoryTellsRecord(api, 'fundPerformances', id);
     const events = await activity();
     const updated = events.find((e) => e.recordId === recordAt('2008-12-31') && e.action === 'updated');
@@ -129,7 +144,7 @@ describe('computed fund performance records keep their history', () => {
     const june = recordAt('2009-06-30');
     const note = await make.note('fundPerformances', june, 'Checked against the GP letter');
     const answer = await compute('2009-03-31');
-    expect(answer).toMatchObject({ created: 0, updated: 5, removed: 1 });
+    expect(answer).toMatchObject({ created: 0, updated: 0, unchanged: 5, removed: 1 });
     expect((await api.get(`/api/v1/fundPerformances/${june}`)).status).toBe(404);
     // Its note went with it, as with any deleted record.
     expect((await api.get(`/api/v1/notes/${note.id}`)).status).toBe(404);

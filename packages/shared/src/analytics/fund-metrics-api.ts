@@ -248,3 +248,23 @@ export const portfolioAnswerSchema = z.object({
     .describe('Totals per currency (amounts are never added across currencies), largest paid-in first'),
 });
 export type PortfolioAnswer = z.infer<typeof portfolioAnswerSchema>;
+
+/** Answer of POST /funds/{id}/performances/compute. */
+export const computeAnswerSchema = z.object({
+  fundId: z.number().int(),
+  through: z.string().describe('The last quarter end computed'),
+  created: z.number().int().describe('Computed records added'),
+  updated: z.number().int().describe('Computed records whose figures changed, refreshed'),
+  unchanged: z
+    .number()
+    .int()
+    .describe('Computed records whose figures were already these: not written, no history entry'),
+  removed: z
+    .number()
+    .int()
+    .describe('Computed records removed: dated before the first flow or after the last quarter end'),
+  keptManual: z.number().int().describe('Quarter ends left alone because a record entered by hand is there'),
+  records: z.array(z.object({ id: z.number().int(), asOfDate: z.string() })).describe('The computed records, by date'),
+});
+
+export type ComputeAnswer = z.infer<typeof computeAnswerSchema>;

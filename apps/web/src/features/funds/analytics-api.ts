@@ -1,10 +1,12 @@
 import type {
+  ComputeAnswer,
   FundComparisonAnswer,
   FundMetricsAnswer,
   PortfolioAnswer,
 } from '@data-platform/shared/analytics/fund-metrics-api';
 import { queryString } from '../../store/http.ts';
 import { resourceApi } from '../../store/resource-slices.ts';
+import { announcesWrite } from '../../store/written.ts';
 
 export interface FundMetricsArgs {
   id: number;
@@ -37,7 +39,17 @@ const analyticsApi = resourceApi('funds').injectEndpoints({
       query: () => ({ path: '/analytics/portfolio' }),
       providesTags: ['List'],
     }),
+    /**
+     * Writes the fund's quarterly performance records from its flows: the funds area is read again (its metrics,
+     * its performance panel), and whatever else shows performance records (written.ts).
+     */
+    computePerformances: build.mutation<ComputeAnswer, { id: number }>({
+      query: ({ id }) => ({ path: `/funds/${id}/performances/compute`, method: 'POST', body: {} }),
+      invalidatesTags: ['List', 'Record'],
+      onQueryStarted: announcesWrite('fundPerformances'),
+    }),
   }),
 });
 
-export const { useFundMetricsQuery, useFundComparisonQuery, usePortfolioQuery } = analyticsApi;
+export const { useFundMetricsQuery, useFundComparisonQuery, usePortfolioQuery, useComputePerformancesMutation } =
+  analyticsApi;

@@ -20,6 +20,7 @@ import { isApiFailure } from '../../store/http.ts';
 import type { Row } from '../../store/resource-slices.ts';
 import { useFundMetricsQuery } from './analytics-api.ts';
 import { CashFlowPanel } from './cash-flow-panel.tsx';
+import { ComputePerformances } from './compute-performances.tsx';
 import { FundCharts } from './fund-charts-card.tsx';
 import { type MetricKind, metricText, type RateLike } from './metric-text.ts';
 import { MetricTile } from './metric-tile.tsx';
@@ -118,6 +119,7 @@ export function FundAnalyticsSection({ id, record }: { id: number; record: Row }
               ]}
             />
             {isFetching ? <Loader size="xs" role="status" aria-label={t('common:list.loading')} /> : null}
+            {data ? <ComputePerformances fundId={id} flowCount={data.flowCount} /> : null}
           </Group>
         </Group>
         {error ? (
