@@ -8,7 +8,7 @@ import type { FollowedJob } from './follow-job.ts';
 import { canUndo, hasBadRows, progressOf, timeLeft } from './wizard-logic.ts';
 
 /** "1 h 2 min", "3 min 20 s", "12 s": the time a job has left. */
-function useDuration() {
+export function useDuration() {
   const { t } = useTranslation('transfer');
   return (seconds: number) => {
     const left = timeLeft(seconds);
