@@ -6,8 +6,9 @@
  * against PostgreSQL's `COPY (...) TO STDOUT WITH (FORMAT csv, HEADER)` of
  * the same rows and fields as stored, in the same order (the floor): all fields (24 columns
  * without custom fields) and 8 columns, CSV and XLSX. Prints the time, rows/s,
- * our share of the floor's speed and the process's peak RSS during each run,
- * with the load average (a shared machine: compare ratios, not seconds).
+ * our share of the floor's speed and the process's peak RSS during each run
+ * (and at its start: RSS seldom shrinks, so a run's peak includes what the
+ * runs before it left), with the load average (a shared machine: compare ratios, not seconds).
  * Reads only: a bench database other runs use is left as it is.
  * Not a test: nothing here passes or fails.
  */
@@ -44,16 +45,28 @@ const log = (line: string) => console.log(line);
 /** Eight columns of a company a person typically exports (money is two). */
 const EIGHT = ['name', 'city', 'industry', 'stage', 'employees', 'revenue', 'hqCountryId'];
 
-/** The process's resident memory, sampled while `run` goes: its peak in MB. */
-async function measured(run: () => Promise<number>): Promise<{ seconds: number; bytes: number; peakMb: number }> {
-  let peak = process.memoryUsage.rss();
+/**
+ * The process's resident memory, sampled while `run` goes: its peak in MB,
+ * and what it was at the start (RSS seldom shrinks: a run's peak includes
+ * what the runs before it left, and the difference is what this one added).
+ */
+async function measured(
+  run: () => Promise<number>,
+): Promise<{ seconds: number; bytes: number; peakMb: number; startMb: number }> {
+  const start = process.memoryUsage.rss();
+  let peak = start;
   const sampler = setInterval(() => {
     peak = Math.max(peak, process.memoryUsage.rss());
   }, 20);
   const started = performance.now();
   try {
     const bytes = await run();
-    return { seconds: (performance.now() - started) / 1000, bytes, peakMb: Math.round(peak / 1e6) };
+    return {
+      seconds: (performance.now() - started) / 1000,
+      bytes,
+      peakMb: Math.round(peak / 1e6),
+      startMb: Math.round(start / 1e6),
+    };
   } finally {
     clearInterval(sampler);
   }
@@ -142,7 +155,9 @@ try {
       .join(' ')}, ${os.cpus().length} CPUs`,
   );
   log(`RSS before the runs: ${Math.round(process.memoryUsage.rss() / 1e6)} MB`);
-  log('| columns | format | ours (s) | rows/s | COPY TO STDOUT (s) | share of COPY | peak RSS (MB) | file (MB) |');
+  log(
+    '| columns | format | ours (s) | rows/s | COPY TO STDOUT (s) | share of COPY | peak RSS (MB) (at its start) | file (MB) |',
+  );
   log('|---:|---|---:|---:|---:|---:|---:|---:|');
   for (const select of [undefined, EIGHT]) {
     const count = exportColumns(entity, select).columns.length;
@@ -161,7 +176,7 @@ try {
       log(
         `| ${count} | ${format} | ${run.seconds.toFixed(2)} | ${Math.round(rows / run.seconds)} | ${
           floor ? floor.seconds.toFixed(2) : 'n/a'
-        } | ${share} | ${run.peakMb} | ${(run.bytes / 1e6).toFixed(1)} |`,
+        } | ${share} | ${run.peakMb} (${run.startMb}) | ${(run.bytes / 1e6).toFixed(1)} |`,
       );
     }
   }

@@ -1,4 +1,4 @@
-import { PassThrough, Readable, type Writable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { allFields, type EntityDescription, referenceRelationName } from '@data-platform/shared/entities/entity';
 import { findEntity } from '@data-platform/shared/entities/registry';
@@ -22,6 +22,7 @@ import {
   inlineParams,
   referenceCellSql,
 } from './export-sql.ts';
+import { sheetName, writeXlsx, xlsxCellText } from './xlsx-writer.ts';
 
 export const exportFormats = ['csv', 'xlsx'] as const;
 export type ExportFormat = (typeof exportFormats)[number];
@@ -165,8 +166,10 @@ export type ExportEngine = 'sql' | 'rows';
  * CSV is written by the database: on PostgreSQL one `COPY (...) TO STDOUT`
  * whose bytes go out as they come; on PGlite, which runs one statement at a
  * time for every user, keyset pages of PAGE_ROWS rows, other users'
- * statements running between them. XLSX reads the same pages of text cells
- * (typed by the column's kind) into exceljs's streaming writer.
+ * statements running between them. XLSX reads the same text cells (typed by
+ * the column's kind) into our streaming writer (xlsx-writer.ts), a page of
+ * rows at a time, waiting while the download is behind: on PostgreSQL
+ * from the same COPY statement (in its text format), else the same keyset pages.
  */
 export function exportStream(
   database: Database,
@@ -202,20 +205,38 @@ export function exportStream(
     };
     return Readable.from(lines(), { objectMode: false });
   }
-  const typed = (row: (string | null)[]): Cell[] =>
-    row.map((text, i) => {
-      if (text === null) return null;
-      const kind = columns[i]?.kind;
-      return kind === 'number' ? Number(text) : kind === 'boolean' ? text === 'true' : text;
-    });
-  const cells = async function* () {
-    if (engine === 'sql') {
-      for await (const page of textPages(database, entity, query, scope, cellsSql)) {
-        for (const row of page) yield typed(row);
+  if (engine === 'sql') {
+    // XLSX: the same text cells, typed by their column's kind (in place: a page's rows are ours), into our writer.
+    const kinds = columns.map((c) => c.kind);
+    const typed = (row: (string | null)[]): Cell[] => {
+      const cells: Cell[] = row;
+      for (let i = 0; i < row.length; i++) {
+        const text = row[i];
+        if (text === null || text === undefined) continue;
+        if (kinds[i] === 'number') cells[i] = Number(text);
+        else if (kinds[i] === 'boolean') cells[i] = text === 'true';
+      }
+      return cells;
+    };
+    // Read as the CSV is: COPY's rows (in its text format) when the statement can be a COPY, else keyset pages.
+    const statement =
+      database.kind === 'postgres' ? inlineParams(exportCellsSql(entity, query, scope, cellsSql)) : undefined;
+    const source =
+      statement !== undefined ? copyPages(database, statement) : textPages(database, entity, query, scope, cellsSql);
+    const pages = async function* () {
+      for await (const page of source) {
+        yield page.map(typed);
         options.onRows?.(page.length);
       }
-      return;
-    }
+    };
+    const out = new PassThrough();
+    writeXlsx(out, { name: entity.labelPlural, headings }, pages()).catch((error: unknown) =>
+      out.destroy(error as Error),
+    );
+    return out;
+  }
+  // The reference engine: the rows' JSON formatted in Node, written by csv-stringify or exceljs.
+  const cells = async function* () {
     for await (const row of allRows(database, entity, query, scope)) yield columns.map((c) => written(c.cell(row)));
   };
   if (format === 'csv') {
@@ -226,64 +247,23 @@ export function exportStream(
     return csv;
   }
   const out = new PassThrough();
+  // exceljs's streaming writer (unbounded when the download is slow: a reference for tests, not for users),
+  // its text cut and cleaned as ours is (see xlsx-writer.ts).
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true });
-  const sheet = workbook.addWorksheet(entity.labelPlural);
+  const sheet = workbook.addWorksheet(sheetName(entity.labelPlural));
   const write = async () => {
     const heading = sheet.addRow(headings);
     heading.font = { bold: true };
     heading.commit();
-    let rows = 0;
     for await (const values of cells()) {
-      // The reader went away: stop reading (leaving the loop ends the pages).
       if (out.destroyed) return;
-      sheet.addRow(values).commit();
-      // A page at a time, wait while the download is behind: what exceljs holds stays bounded.
-      if (++rows % EXPORT_PAGE === 0) await caughtUp(sheet, out);
+      sheet.addRow(values.map((cell) => (typeof cell === 'string' ? xlsxCellText(cell) : cell))).commit();
     }
     sheet.commit();
     await workbook.commit();
   };
   write().catch((error: unknown) => out.destroy(error as Error));
   return out;
-}
-
-/** Sheet XML exceljs may hold, not yet taken by the zip, before the rows wait for the download. */
-const XLSX_BACKLOG_BYTES = 4 * 1024 * 1024;
-
-/**
- * The bytes of sheet XML exceljs holds that the zip has not taken: exceljs
- * writes each committed row on without waiting (its worksheet stream neither
- * waits for the zip nor the zip for the download), so a slow download would
- * otherwise pile the whole sheet up in memory. Read from exceljs's streaming
- * worksheet: its `stream` (a StreamBuf of 64 KB buffers until the zip pipes
- * it) and the zip's entry stream it writes to.
- */
-function sheetBacklog(sheet: ExcelJS.Worksheet): { bytes: number; zip?: Writable } {
-  const stream = (sheet as unknown as { stream?: { buffers?: unknown[]; pipes?: Writable[] } }).stream;
-  const zip = stream?.pipes?.[0] as (Writable & { _writableState?: { length?: number } }) | undefined;
-  // The zip's streams come from the readable-stream package, whose older writables lack `writableLength`.
-  const pending = zip?.writableLength ?? zip?._writableState?.length ?? 0;
-  return { bytes: (stream?.buffers?.length ?? 0) * 65536 + pending, zip };
-}
-
-/** Resolves once exceljs holds less than XLSX_BACKLOG_BYTES, or the download is gone. */
-async function caughtUp(sheet: ExcelJS.Worksheet, out: PassThrough): Promise<void> {
-  for (;;) {
-    const { bytes, zip } = sheetBacklog(sheet);
-    if (bytes < XLSX_BACKLOG_BYTES || out.destroyed) return;
-    // The zip takes the XML as the download reads the file: wait for it to take some, or a moment when not piped yet.
-    await new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        zip?.off('drain', done);
-        out.off('close', done);
-        resolve();
-      };
-      const timer = setTimeout(done, 50);
-      zip?.on('drain', done);
-      out.on('close', done);
-    });
-  }
 }
 
 /** A CSV field as PostgreSQL's `COPY ... (FORMAT csv)` and csv-stringify write it: null and empty as nothing. */
@@ -317,6 +297,59 @@ async function* textPages(
     if (page.length <= PAGE_ROWS) return;
     const last = page[PAGE_ROWS - 1] as { cursor: unknown[] | string };
     after = typeof last.cursor === 'string' ? (JSON.parse(last.cursor) as unknown[]) : last.cursor;
+  }
+}
+
+/** `COPY`'s text format escapes, as it writes them (never octal or hex). */
+const copyEscapes: Record<string, string> = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v' };
+
+/** A field of `COPY`'s text format: `\N` is null, a backslash escapes the character after it. */
+function copyField(field: string): string | null {
+  if (field === '\\N') return null;
+  return field.includes('\\') ? field.replace(/\\(.)/gs, (_, c: string) => copyEscapes[c] ?? c) : field;
+}
+
+/**
+ * The rows of `COPY (statement) TO STDOUT` (text format: a line a row, tabs
+ * between fields, every newline, tab and backslash in a value escaped), about
+ * PAGE_ROWS at a time, on a pooled connection. The copy stream is read only
+ * as the pages are asked for (it reads the socket no faster), so the
+ * download's speed is the statement's. Leaving the pages early (the download
+ * stopped) or failing cancels the statement and closes the connection rather
+ * than giving it back mid-copy, as the CSV's copy does.
+ */
+async function* copyPages(database: Database, statement: string): AsyncGenerator<(string | null)[][]> {
+  const pool = (database.db as unknown as { $client: pg.Pool }).$client;
+  const client = await pool.connect();
+  let clean = false;
+  try {
+    // As for the CSV's COPY: the statement is costed for every row, and JIT would compile for seconds.
+    await client.query('set jit = off');
+    let carry: Buffer | undefined;
+    let lines: string[] = [];
+    for await (const chunk of client.query(copyTo(`COPY (${statement}) TO STDOUT`)) as AsyncIterable<Buffer>) {
+      const bytes = carry ? Buffer.concat([carry, chunk]) : chunk;
+      // Whole lines only: a row's UTF-8 never holds a newline byte but its own end.
+      const end = bytes.lastIndexOf(10);
+      carry = end + 1 < bytes.length ? bytes.subarray(end + 1) : undefined;
+      if (end < 0) continue;
+      lines = lines.concat(bytes.toString('utf8', 0, end).split('\n'));
+      if (lines.length >= PAGE_ROWS) {
+        yield lines.map((line) => line.split('\t').map(copyField));
+        lines = [];
+      }
+    }
+    if (carry) throw new Error('COPY ended inside a row');
+    if (lines.length > 0) yield lines.map((line) => line.split('\t').map(copyField));
+    await client.query('reset jit');
+    clean = true;
+  } finally {
+    if (!clean) {
+      // Stopped before the end (or failed): stop the statement on the server.
+      const pid = (client as unknown as { processID: number }).processID;
+      await pool.query('select pg_cancel_backend($1)', [pid]).catch(() => {});
+    }
+    client.release(clean ? undefined : new Error('Export stopped before its end'));
   }
 }
 
