@@ -13,10 +13,10 @@ import { isGoing } from './export-logic.ts';
 const POLL_MS = 2000;
 
 /**
- * The user's latest exports, of every kind of record: when, which file, how
- * it ended, its rows and size, until when its file is kept; Download while
- * it is, Open to follow one. `seen` changes when the followed job's status
- * does: the list is read again.
+ * The user's latest exports, of every kind of record, but the one followed
+ * above (`current`): when, which file, how it ended, its rows and size, until
+ * when its file is kept; Download while it is, Open to follow one. `seen`
+ * changes when the followed job's status does: the list is read again.
  */
 export function RecentExports({
   current,
@@ -36,13 +36,15 @@ export function RecentExports({
     refetchOnMountOrArgChange: true,
     pollingInterval: going ? POLL_MS : 0,
   });
-  const jobs = data?.data ?? [];
+  // The job followed above is not listed twice.
+  const jobs = (data?.data ?? []).filter((job) => job.id !== current);
   const anyGoing = jobs.some(isGoing);
   if (anyGoing !== going) setGoing(anyGoing);
   useEffect(() => {
     if (seen) void refetch();
   }, [seen, refetch]);
 
+  if (jobs.length === 0 && current !== null) return null;
   return (
     <Stack gap="xs" data-testid="recent-exports">
       <Title order={2} size="h5">
@@ -72,7 +74,6 @@ export function RecentExports({
               <RecentRow
                 key={job.id}
                 job={job}
-                current={job.id === current}
                 kind={t(`entities:resources.${job.entity}.other`, { defaultValue: job.entity })}
                 rows={rowsText(job)}
                 size={format.fileSize(job.bytes)}
@@ -99,7 +100,6 @@ export function RecentExports({
 
 function RecentRow({
   job,
-  current,
   kind,
   rows,
   size,
@@ -110,7 +110,6 @@ function RecentRow({
   onOpen,
 }: {
   job: ExportJob;
-  current: boolean;
   kind: string;
   rows: string;
   size: string;
@@ -122,7 +121,7 @@ function RecentRow({
 }) {
   const { t } = useTranslation('transfer');
   return (
-    <Table.Tr aria-current={current ? 'true' : undefined}>
+    <Table.Tr>
       <Table.Td>{when}</Table.Td>
       <Table.Td>
         <Text size="sm" truncate="end" maw={240} title={job.fileName}>
@@ -149,16 +148,14 @@ function RecentRow({
               {t('exports.download')}
             </Button>
           ) : null}
-          {!current ? (
-            <Button
-              size="xs"
-              variant="default"
-              aria-label={t('exports.openExport', { file: job.fileName, when })}
-              onClick={onOpen}
-            >
-              {t('exports.open')}
-            </Button>
-          ) : null}
+          <Button
+            size="xs"
+            variant="default"
+            aria-label={t('exports.openExport', { file: job.fileName, when })}
+            onClick={onOpen}
+          >
+            {t('exports.open')}
+          </Button>
         </Group>
       </Table.Td>
     </Table.Tr>
