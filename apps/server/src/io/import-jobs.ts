@@ -8,9 +8,8 @@ import {
   type StartImport,
   startImportSchema,
 } from '@data-platform/shared/imports';
-import { isPermission, type Permission } from '@data-platform/shared/permissions';
 import { sql } from 'drizzle-orm';
-import type { Actor } from '../auth/actor.ts';
+import { activeActor } from '../auth/active-actor.ts';
 import { recordAudit } from '../auth/audit.ts';
 import { currentDescription } from '../crud/custom-fields.ts';
 import { createRecords, deleteRecord, updateRecord } from '../crud/records.ts';
@@ -161,18 +160,6 @@ export function listJobs(database: Database, userId: number | null, entity: stri
   );
 }
 
-/** The importer as they are now: their role's permissions (a job runs with the rights its user still holds). */
-async function actorOf(database: Database, userId: number | null): Promise<Actor | undefined> {
-  if (userId === null) return undefined;
-  const [row] = await database.rows<{ permissions: string[] | null }>(
-    sql`select r.permissions from users u left join roles r on r.id = u.role_id
-      where u.id = ${userId} and u.status = 'active'`,
-  );
-  if (!row) return undefined;
-  const permissions = (row.permissions ?? []).filter(isPermission) as Permission[];
-  return { userId, permissions: new Set(permissions), sessionId: null };
-}
-
 /** A job stopped on purpose (a cancel, its server closing): the batch in progress is not begun. */
 class Stopped extends Error {}
 
@@ -297,7 +284,8 @@ export class ImportRunner {
     this.current = id;
     const row = (await readJob(this.database, id)) as JobRow;
     const entity = findEntity(row.entity);
-    const actor = await actorOf(this.database, row.user_id === null ? null : Number(row.user_id));
+    // The importer as they are now: a job runs with the rights its user still holds.
+    const actor = await activeActor(this.database, row.user_id === null ? null : Number(row.user_id));
     if (!entity || !actor || !row.settings) {
       await this.finish(id, 'failed', 'The importer can no longer import: their account is not active');
       return;
