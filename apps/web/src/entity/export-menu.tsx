@@ -1,4 +1,4 @@
-import { type ExportJobFormat, exportJobFormats as formats } from '@data-platform/shared/export-jobs';
+import type { ExportJobFormat } from '@data-platform/shared/export-jobs';
 import { Button } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { lazy, Suspense, useCallback, useState } from 'react';
@@ -9,6 +9,9 @@ import { loadFeatureNamespaces } from '../i18n/i18n.ts';
 import { isApiFailure } from '../store/http.ts';
 import { OnDemandMenu } from './on-demand-menu.tsx';
 import { useExportMutation } from './record-api.ts';
+
+/** The formats (`exportJobFormats`), here by value without the shared module: it holds zod, which the list's first screen does not load. */
+const formats: readonly ExportJobFormat[] = ['csv', 'xlsx'];
 
 // The panel of background exports (its job view, list and texts) loads when first opened, not with the list.
 const ExportJobsModal = lazy(async () => {
