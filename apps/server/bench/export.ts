@@ -19,6 +19,7 @@ import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 import { companies } from '@data-platform/shared/entities/companies';
 import { allFields, type EntityDescription } from '@data-platform/shared/entities/entity';
+import type { ExportFormat } from '@data-platform/shared/export-formats';
 import { fieldTypeModule } from '@data-platform/shared/fields/field-types';
 import { parseListQueryString } from '@data-platform/shared/query/list-query';
 import { sql } from 'drizzle-orm';
@@ -27,7 +28,7 @@ import { to as copyTo } from 'pg-copy-streams';
 import { currentDescription } from '../src/crud/custom-fields.ts';
 import type { Database } from '../src/db/client.ts';
 import { CUSTOM_COLUMN, columnName, currencyColumnName } from '../src/db/columns.ts';
-import { type ExportFormat, exportColumns, exportStream } from '../src/io/export.ts';
+import { exportColumns, exportStream } from '../src/io/export.ts';
 import { benchTarget, ensureSeeded, openTarget } from './prepare.ts';
 
 const { values } = parseArgs({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { exportFormats } from './export-formats.ts';
 import { listQueryStringSchema } from './query/list-query.ts';
 
 /**
@@ -7,9 +8,6 @@ import { listQueryStringSchema } from './query/list-query.ts';
  * while it is written and downloaded when done. The streamed export
  * (`GET /{resource}/export`) writes the same bytes straight to the download.
  */
-
-export const exportJobFormats = ['csv', 'xlsx'] as const;
-export type ExportJobFormat = (typeof exportJobFormats)[number];
 
 export const exportJobStatuses = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
 export type ExportJobStatus = (typeof exportJobStatuses)[number];
@@ -26,14 +24,14 @@ export const EXPORT_FILE_HOURS = 24;
  * the same parser. Paging parameters are ignored: every matching row is written.
  */
 export const startExportSchema = listQueryStringSchema.extend({
-  format: z.enum(exportJobFormats).default('csv'),
+  format: z.enum(exportFormats).default('csv'),
 });
 export type StartExport = z.input<typeof startExportSchema>;
 
 export const exportJobSchema = z.object({
   id: z.number(),
   entity: z.string(),
-  format: z.enum(exportJobFormats),
+  format: z.enum(exportFormats),
   status: z.enum(exportJobStatuses),
   /** The file's name, as the streamed export names it (`companies-2025-01-31.csv`). */
   fileName: z.string(),

@@ -5,12 +5,8 @@ import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { exportPermissions } from '@data-platform/shared/entities/access';
 import { findEntity } from '@data-platform/shared/entities/registry';
-import {
-  EXPORT_FILE_HOURS,
-  type ExportJob,
-  type ExportJobFormat,
-  type ExportJobStatus,
-} from '@data-platform/shared/export-jobs';
+import type { ExportFormat } from '@data-platform/shared/export-formats';
+import { EXPORT_FILE_HOURS, type ExportJob, type ExportJobStatus } from '@data-platform/shared/export-jobs';
 import { QueryError } from '@data-platform/shared/query/list-query';
 import { sql } from 'drizzle-orm';
 import { activeActor } from '../auth/active-actor.ts';
@@ -58,7 +54,7 @@ interface JobRow {
   id: number | string;
   user_id: number | string | null;
   entity: string;
-  format: ExportJobFormat;
+  format: ExportFormat;
   params: Record<string, unknown>;
   file_name: string;
   status: ExportJobStatus;

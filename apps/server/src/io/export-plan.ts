@@ -1,10 +1,11 @@
 import type { EntityDescription } from '@data-platform/shared/entities/entity';
+import type { ExportFormat } from '@data-platform/shared/export-formats';
 import { type ListQuery, parseListQueryString } from '@data-platform/shared/query/list-query';
 import { limitJoins, readableScope, readerDescription } from '../access/reading.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { ListScope } from '../crud/list-compiler.ts';
 import type { Database } from '../db/client.ts';
-import { type ExportColumn, type ExportFormat, exportColumns } from './export.ts';
+import { type ExportColumn, exportColumns } from './export.ts';
 
 /** What an export writes for one reader: see `exportPlan`. */
 export interface ExportPlan {

@@ -2,6 +2,7 @@ import { PassThrough, Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { allFields, type EntityDescription, referenceRelationName } from '@data-platform/shared/entities/entity';
 import { findEntity } from '@data-platform/shared/entities/registry';
+import type { ExportFormat } from '@data-platform/shared/export-formats';
 import { type Cell, type FieldDescription, fieldTypeModule } from '@data-platform/shared/fields/field-types';
 import type { JoinSpec, ListQuery } from '@data-platform/shared/query/list-query';
 import { stringify } from 'csv-stringify';
@@ -23,9 +24,6 @@ import {
   referenceCellSql,
 } from './export-sql.ts';
 import { sheetName, writeXlsx, xlsxCellText } from './xlsx-writer.ts';
-
-export const exportFormats = ['csv', 'xlsx'] as const;
-export type ExportFormat = (typeof exportFormats)[number];
 
 export const exportContentTypes: Record<ExportFormat, string> = {
   csv: 'text/csv; charset=utf-8',

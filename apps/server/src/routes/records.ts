@@ -3,6 +3,7 @@ import { isCustomizable } from '@data-platform/shared/entities/custom-fields';
 import { type EntityDescription, type Operation, operationsOf } from '@data-platform/shared/entities/entity';
 import { createSchema, recordSchema, updateSchema } from '@data-platform/shared/entities/record-schema';
 import { entityList, findEntity } from '@data-platform/shared/entities/registry';
+import { type ExportFormat, exportFormats } from '@data-platform/shared/export-formats';
 import {
   DEFAULT_PAGE_SIZE,
   ESTIMATED_COUNT_THRESHOLD,
@@ -29,7 +30,7 @@ import type { RouteAccess } from '../http/auth.ts';
 import { errorBodySchema, validateBody } from '../http/errors.ts';
 import { idParamsSchema, versionFromIfMatch } from '../http/record-params.ts';
 import { listResponseSchema, sendPage, sendRecord } from '../http/record-replies.ts';
-import { type ExportFormat, exportContentTypes, exportFormats, exportStream } from '../io/export.ts';
+import { exportContentTypes, exportStream } from '../io/export.ts';
 import { exportFileName, exportPlan } from '../io/export-plan.ts';
 import { registerAggregatesRoute } from './aggregates.ts';
 

@@ -1,4 +1,4 @@
-import type { ExportJobFormat } from '@data-platform/shared/export-jobs';
+import { type ExportFormat, exportFormats } from '@data-platform/shared/export-formats';
 import { Button } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { lazy, Suspense, useCallback, useState } from 'react';
@@ -9,9 +9,6 @@ import { loadFeatureNamespaces } from '../i18n/i18n.ts';
 import { isApiFailure } from '../store/http.ts';
 import { OnDemandMenu } from './on-demand-menu.tsx';
 import { useExportMutation } from './record-api.ts';
-
-/** The formats (`exportJobFormats`), here by value without the shared module: it holds zod, which the list's first screen does not load. */
-const formats: readonly ExportJobFormat[] = ['csv', 'xlsx'];
 
 // The panel of background exports (its job view, list and texts) loads when first opened, not with the list.
 const ExportJobsModal = lazy(async () => {
@@ -35,9 +32,9 @@ export function ExportMenu({ resource, params }: { resource: string; params: rea
   const jobId = /^\d+$/.test(search.get(JOB_PARAM) ?? '') ? Number(search.get(JOB_PARAM)) : null;
   const [opened, setOpened] = useState(jobId !== null);
   // Mounted from its first opening on (it closes with its transition); a new panel each opening.
-  const [panel, setPanel] = useState({ opening: jobId !== null ? 1 : 0, start: null as ExportJobFormat | null });
+  const [panel, setPanel] = useState({ opening: jobId !== null ? 1 : 0, start: null as ExportFormat | null });
 
-  const download = async (format: ExportJobFormat) => {
+  const download = async (format: ExportFormat) => {
     const result = await exportFile({ params, format });
     if (!('error' in result)) return;
     // The server's reason when it gave one; no answer at all is said plainly.
@@ -57,7 +54,7 @@ export function ExportMenu({ resource, params }: { resource: string; params: rea
       ),
     [setSearch],
   );
-  const openPanel = (start: ExportJobFormat | null) => {
+  const openPanel = (start: ExportFormat | null) => {
     // A new job is followed once started; until then the panel shows none.
     if (start !== null) setJob(null);
     setPanel((now) => ({ opening: now.opening + 1, start }));
@@ -79,14 +76,14 @@ export function ExportMenu({ resource, params }: { resource: string; params: rea
         {(menu) => (
           <>
             <menu.Label>{t('export.now')}</menu.Label>
-            {formats.map((format) => (
+            {exportFormats.map((format) => (
               <menu.Item key={format} onClick={() => void download(format)}>
                 {t(`export.${format}`)}
               </menu.Item>
             ))}
             <menu.Divider />
             <menu.Label>{t('export.background')}</menu.Label>
-            {formats.map((format) => (
+            {exportFormats.map((format) => (
               <menu.Item key={`${format}-job`} onClick={() => openPanel(format)}>
                 {t(`export.${format}Background`)}
               </menu.Item>

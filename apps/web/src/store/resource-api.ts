@@ -1,3 +1,4 @@
+import type { ExportFormat } from '@data-platform/shared/export-formats';
 import type { ListResponse } from '@data-platform/shared/query/list-query';
 import { createApi } from '@reduxjs/toolkit/query/react';
 import { baseQuery, type Call } from './base-query.ts';
@@ -183,7 +184,7 @@ export function createResourceApi(resource: string) {
         onQueryStarted: announcesWrite(resource),
       }),
       /** Every row the list parameters match, written as CSV or XLSX and handed to the browser; answers the file name. */
-      exportFile: build.mutation<string, { params: readonly [string, string][]; format: 'csv' | 'xlsx' }>({
+      exportFile: build.mutation<string, { params: readonly [string, string][]; format: ExportFormat }>({
         queryFn: async ({ params, format }, { getState, signal }) => {
           try {
             const token = (getState() as { auth: { token: string | null } }).auth.token;

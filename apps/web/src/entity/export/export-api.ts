@@ -1,4 +1,5 @@
-import type { ExportJob, ExportJobFormat } from '@data-platform/shared/export-jobs';
+import type { ExportFormat } from '@data-platform/shared/export-formats';
+import type { ExportJob } from '@data-platform/shared/export-jobs';
 import { api } from '../../store/api.ts';
 import { apiDownload, queryString, saveFile, toFailure } from '../../store/http.ts';
 import { exportBody } from './export-logic.ts';
@@ -17,7 +18,7 @@ const exportApi = api.injectEndpoints({
   endpoints: (build) => ({
     startExport: build.mutation<
       ExportJob,
-      { resource: string; format: ExportJobFormat; params: readonly [string, string][] }
+      { resource: string; format: ExportFormat; params: readonly [string, string][] }
     >({
       query: ({ resource, format, params }) => ({
         path: `/${resource}/exports`,

@@ -1,4 +1,5 @@
-import type { ExportJob, ExportJobFormat } from '@data-platform/shared/export-jobs';
+import type { ExportFormat } from '@data-platform/shared/export-formats';
+import type { ExportJob } from '@data-platform/shared/export-jobs';
 import { Modal, Stack, Text } from '@mantine/core';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -26,7 +27,7 @@ export function ExportJobsModal({
   params: readonly [string, string][];
   opened: boolean;
   /** The format of a job to start as the panel opens; null to show the followed job and the recent ones. */
-  start: ExportJobFormat | null;
+  start: ExportFormat | null;
   jobId: number | null;
   onJob: (id: number) => void;
   onClose: () => void;

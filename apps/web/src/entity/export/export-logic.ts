@@ -1,4 +1,5 @@
-import { activeExportStatuses, type ExportJob, type ExportJobFormat } from '@data-platform/shared/export-jobs';
+import type { ExportFormat } from '@data-platform/shared/export-formats';
+import { activeExportStatuses, type ExportJob } from '@data-platform/shared/export-jobs';
 
 /** Whether the job is still going (queued or running): it is read again until it ends. */
 export const isGoing = (job: Pick<ExportJob, 'status'>) => activeExportStatuses.includes(job.status);
@@ -17,7 +18,7 @@ export function percentOf(job: Pick<ExportJob, 'rowsWritten' | 'rowsTotal'>): nu
  * The list parameters as a job's body takes them: the query string's pairs,
  * a key given several times as a list of its values, and the format.
  */
-export function exportBody(format: ExportJobFormat, params: readonly [string, string][]): Record<string, unknown> {
+export function exportBody(format: ExportFormat, params: readonly [string, string][]): Record<string, unknown> {
   const body: Record<string, string | string[]> = {};
   for (const [key, value] of params) {
     const before = body[key];
