@@ -17,7 +17,6 @@
  * count, p50, p99 and max latency. On PostgreSQL it also times `COPY` of the
  * same rows, as the job stores them, into the same table (`copySeconds`) for the ratio.
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -26,6 +25,7 @@ import { parseArgs } from 'node:util';
 import type { ImportJob, ImportPreview } from '@data-platform/shared/imports';
 import ExcelJS from 'exceljs';
 import pg from 'pg';
+import { startBenchServer } from './server-process.ts';
 
 const { values } = parseArgs({
   options: {
@@ -43,41 +43,6 @@ const password = 'a long bench passphrase';
 
 /** Node options for the server only, e.g. BENCH_SERVER_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" with BENCH_STOP=SIGTERM. */
 const serverNodeArgs = (process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean);
-
-async function startServer(dataDir: string): Promise<{ url: string; pid: number; stop(): void }> {
-  const child = spawn(process.execPath, [...serverNodeArgs, '--import', 'tsx', path.join(root, 'src/main.ts')], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      HOST: '127.0.0.1',
-      PORT: '0',
-      ADMIN_EMAIL: email,
-      ADMIN_PASSWORD: password,
-      SEED_DEMO: 'false',
-      LOG_LEVEL: 'info',
-      MAX_UPLOAD_BYTES: String(2 * 1024 * 1024 * 1024),
-    },
-  });
-  let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /is ready on (http:\/\/\S+?)["\s]/.exec(output);
-      if (match?.[1]) resolve(match[1]);
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.once('exit', () => reject(new Error(`The server exited:\n${output.slice(-3000)}`)));
-  });
-  return {
-    url,
-    pid: child.pid as number,
-    // BENCH_STOP=SIGTERM lets the server end on its own (e.g. to write a --cpu-prof profile).
-    stop: () => child.kill(process.env.BENCH_STOP === 'SIGTERM' ? 'SIGTERM' : 'SIGKILL'),
-  };
-}
 
 const countries = ['FR', 'DE', 'United States', 'gb', 'Spain'];
 const sectors = ['software', 'Software', 'Health care', 'healthcare', 'Other'];
@@ -180,7 +145,15 @@ async function copySeconds(): Promise<number | null> {
 }
 
 const dataDir = await mkdtemp(path.join(tmpdir(), 'bench-import-jobs-'));
-const server = await startServer(dataDir);
+const server = await startBenchServer({
+  root,
+  dataDir,
+  admin: { email, password },
+  env: { MAX_UPLOAD_BYTES: String(2 * 1024 * 1024 * 1024) },
+  nodeArgs: serverNodeArgs,
+  // BENCH_STOP=SIGTERM lets the server end on its own (e.g. to write a --cpu-prof profile).
+  stopSignal: process.env.BENCH_STOP === 'SIGTERM' ? 'SIGTERM' : 'SIGKILL',
+});
 try {
   const login = await fetch(`${server.url}/api/v1/auth/login`, {
     method: 'POST',

@@ -11,13 +11,13 @@
  * `GET /api/v1/companies?pageSize=1` one after another. Prints the import's
  * status and time and the GETs' count, p50 and max latency.
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { startBenchServer } from './server-process.ts';
 
 const { values } = parseArgs({
   options: {
@@ -39,36 +39,6 @@ function freePort(): Promise<number> {
   });
 }
 
-async function startServer(root: string, dataDir: string): Promise<{ url: string; stop(): void }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/main.ts')], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      ADMIN_EMAIL: email,
-      ADMIN_PASSWORD: password,
-      SEED_DEMO: 'false',
-      LOG_LEVEL: 'info',
-    },
-  });
-  let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /is ready on (http:\/\/\S+?)["\s]/.exec(output);
-      if (match?.[1]) resolve(match[1]);
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.once('exit', () => reject(new Error(`The server exited:\n${output.slice(-3000)}`)));
-  });
-  return { url, stop: () => child.kill('SIGKILL') };
-}
-
 function csvOf(rows: number): string {
   const lines = ['Name,City,HQ country,Revenue,Revenue currency,Tags'];
   for (let i = 0; i < rows; i++) lines.push(`Bench company ${i},City ${i % 100},France,${1000 + i},EUR,a; b`);
@@ -79,7 +49,12 @@ const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
 
 const dataDir = await mkdtemp(path.join(tmpdir(), 'dp-bench-import-'));
-const server = await startServer(values['server-root'], dataDir);
+const server = await startBenchServer({
+  root: values['server-root'],
+  dataDir,
+  admin: { email, password },
+  port: await freePort(),
+});
 try {
   const login = await fetch(`${server.url}/api/v1/auth/login`, {
     method: 'POST',
