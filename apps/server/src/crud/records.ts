@@ -20,6 +20,7 @@ import { getSql, type ListScope, listSql, orderKeyCount, orderSignature, selecti
 import { type ListTotal, pageWithTotal } from './list-count.ts';
 import {
   column,
+  columnarInsertSql,
   customColumnWrite,
   fieldOf,
   nameLiteral,
@@ -297,33 +298,26 @@ async function checkAttachmentTargets(
   }
 }
 
-/** The column assignments of a new row: its values, and on records who wrote it. */
-function insertAssignments(
+/**
+ * `insert into <table> ...` of the rows' values (see columnarInsertSql), with
+ * who wrote them on records that keep it.
+ */
+function insertSql(
   entity: EntityDescription,
-  values: Record<string, unknown>,
+  rows: readonly Record<string, unknown>[],
   actor: Pick<Actor, 'userId'>,
-): [string, SQL][] {
-  const assignments = assignmentsOf(entity, values, false);
-  if (entity.kind !== 'reference') {
-    assignments.push(['created_by_id', sql`${actor.userId}`], ['updated_by_id', sql`${actor.userId}`]);
-  }
-  return assignments;
-}
-
-/** `insert into <table> (...) values (...), (...)`: a column some row does not set takes its default there. */
-function insertSql(entity: EntityDescription, rows: [string, SQL][][]): SQL {
-  const columns = [...new Set(rows.flatMap((row) => row.map(([name]) => name)))];
-  const tuples = rows.map((row) => {
-    const values = new Map(row);
-    return sql`(${sql.join(
-      columns.map((name) => values.get(name) ?? sql`default`),
-      sql`, `,
-    )})`;
-  });
-  return sql`insert into ${sql.identifier(entity.table)} as t (${sql.join(
-    columns.map((name) => sql.identifier(name)),
-    sql`, `,
-  )}) values ${sql.join(tuples, sql`, `)}`;
+): SQL {
+  const writer = sql`${actor.userId}::bigint`;
+  return columnarInsertSql(
+    entity,
+    rows,
+    entity.kind === 'reference'
+      ? []
+      : [
+          ['created_by_id', writer],
+          ['updated_by_id', writer],
+        ],
+  );
 }
 
 /**
@@ -338,7 +332,7 @@ export function createRecordSql(
   origin?: ChangeOrigin,
 ): SQL {
   return auditedWriteSql(
-    sql`${insertSql(entity, [insertAssignments(entity, values, actor)])} returning t.id, ${selectionSql(entity, allSelection)} as j`,
+    sql`${insertSql(entity, [values], actor)} returning t.id, ${selectionSql(entity, allSelection)} as j`,
     {
       audit:
         origin &&
@@ -382,14 +376,14 @@ export async function createRecord(
   return database.db.transaction((tx) => insert(tx));
 }
 
-/** Parameters one statement may bind: the PostgreSQL protocol counts them in 16 bits. */
-const MAX_PARAMETERS = 65_535;
+/** Rows one insert statement writes at most (its arrays, the rows' JSON and history entries are built at once). */
+const MAX_INSERT_ROWS = 2_000;
 
 /**
- * Inserts many rows, each validated by `createSchema(entity)`, with as few
- * multi-row statements as the parameter limit allows, in the caller's
- * transaction: the same columns and values `createRecord` writes, and their
- * history entries. Answers each row's id and version, in the order given.
+ * Inserts many rows, each validated by `createSchema(entity)`, a statement
+ * per `MAX_INSERT_ROWS`, in the caller's transaction: the same columns and
+ * values `createRecord` writes, and their history entries. Answers each
+ * row's id and version, in the order given.
  */
 export async function createRecords(
   database: Database,
@@ -399,13 +393,9 @@ export async function createRecords(
   executor: Executor,
 ): Promise<{ id: number; version: number }[]> {
   await checkAttachmentTargets(database, entity, validated, actor, executor);
-  // A field binds at most two parameters (money: amount and currency; a custom field: its key and value), plus the writer twice.
-  const perRow = 2 * Object.keys(allFields(entity)).length + 2;
-  const batch = Math.max(1, Math.floor(MAX_PARAMETERS / perRow));
   const created: { id: number; version: number }[] = [];
-  for (let i = 0; i < validated.length; i += batch) {
-    const rows = validated.slice(i, i + batch).map((values) => insertAssignments(entity, values, actor));
-    const insert = insertSql(entity, rows);
+  for (let i = 0; i < validated.length; i += MAX_INSERT_ROWS) {
+    const insert = insertSql(entity, validated.slice(i, i + MAX_INSERT_ROWS), actor);
     // Each row's history entry in the same statement, its values read back as the API answers them.
     const history = historyInsertSql(entity, sql`written`, {
       action: 'created',
@@ -421,7 +411,7 @@ export async function createRecords(
         : sql`${insert} returning t.id, ${version} as version`,
       executor,
     );
-    // A multi-row insert returns its rows in the order of its VALUES.
+    // The insert returns its rows in the order of its arrays.
     created.push(...written.map((row) => ({ id: Number(row.id), version: Number(row.version) })));
   }
   return created;

@@ -175,6 +175,113 @@ export function customColumnWrite(values: [string, FieldDescription, unknown][],
   return [CUSTOM_COLUMN, sql`jsonb_strip_nulls(${base}(${object}))`];
 }
 
+/** A value as the text a column of its type reads (what the driver sends for a bound parameter). */
+function columnText(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'string') return value;
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+/**
+ * `insert into <table> as t (...) select ... from unnest($1::text[], ...) r`:
+ * many rows as one array parameter per column, each read back with its
+ * column's type. The statement's text depends only on which columns are
+ * written, so that its parsing and the driver's binding cost the same for
+ * 1 row as for 2,000 (a multi-row VALUES binds a parameter per value: at
+ * 2,000 rows, tens of thousands, each planned as an expression).
+ *
+ * A field some rows do not set is null for them: every writable field's
+ * column defaults to null but arrays (written as `{}` when unset, their
+ * default) and the custom fields' object (built without the unset ones);
+ * `columnar-insert.test.ts` keeps it so. `constants` are the same for every
+ * row (who wrote them). Rows come back from `returning` in the order of the
+ * arrays: the insert reads its function scan in order.
+ */
+export function columnarInsertSql(
+  entity: EntityDescription,
+  rows: readonly Record<string, unknown>[],
+  constants: [string, SQL][],
+): SQL {
+  const fields = allFields(entity);
+  const names = [...new Set(rows.flatMap((values) => Object.keys(values).filter((n) => values[n] !== undefined)))];
+  /** One text array per parameter: each row's text of a value. */
+  const params: (string | null)[][] = [];
+  /** A parameter of each row's text of field `name`'s value, read in the statement (`r.pN`) by `read`. */
+  const param = (name: string, text: (value: unknown) => string | null, read: (param: SQL) => SQL): SQL => {
+    const index = params.push(rows.map((values) => text(values[name]))) - 1;
+    return read(sql.raw(`r.p${index}`));
+  };
+  const targets: [string, SQL][] = [];
+  const custom: SQL[] = [];
+  for (const name of names) {
+    const field = fields[name];
+    if (!field) throw new Error(`${entity.name} has no field ${name}`);
+    const { storage } = fieldTypeModule(field.type);
+    if (field.custom) {
+      const cast = customCast(field.type);
+      // A scalar of a cast type goes through its cast (as customJsonWrite does); anything else is stored as its JSON.
+      const typed = (value: unknown) => cast !== undefined && value != null && typeof value !== 'object';
+      const json = param(
+        name,
+        (v) => (typed(v) ? null : JSON.stringify(v ?? null)),
+        (p) => sql`${p}::jsonb`,
+      );
+      const value = cast
+        ? sql`coalesce(${param(
+            name,
+            (v) => (typed(v) ? String(v) : null),
+            (p) => sql`to_jsonb(${p}::${cast})`,
+          )}, ${json})`
+        : json;
+      custom.push(sql`jsonb_build_object(${nameLiteral(name)}::text, ${value})`);
+    } else if (storage.currencyColumn) {
+      const money = (value: unknown) => value as { amount: number; currency: string } | null | undefined;
+      targets.push(
+        [
+          columnName(name),
+          param(
+            name,
+            (v) => (money(v) ? String(money(v)?.amount) : null),
+            (p) => sql`${p}::numeric`,
+          ),
+        ],
+        [
+          currencyColumnName(name),
+          param(
+            name,
+            (v) => money(v)?.currency ?? null,
+            (p) => p,
+          ),
+        ],
+      );
+    } else if (storage.array) {
+      const read = (p: SQL) => sql`${p}::text[]`;
+      targets.push([columnName(name), param(name, (v) => pgArrayLiteral((v as unknown[] | null) ?? []), read)]);
+    } else {
+      const type = sql.raw(pgTypeNames[storage.pgType]);
+      targets.push([columnName(name), param(name, columnText, (p) => sql`${p}::${type}`)]);
+    }
+  }
+  if (custom.length > 0) targets.push([CUSTOM_COLUMN, sql`jsonb_strip_nulls(${sql.join(custom, sql` || `)})`]);
+  targets.push(...constants);
+  const from =
+    params.length > 0
+      ? sql`unnest(${sql.join(
+          params.map((texts) => sql`${pgArrayLiteral(texts)}::text[]`),
+          sql`, `,
+        )}) as r(${sql.raw(params.map((_, i) => `p${i}`).join(', '))})`
+      : sql`generate_series(1, ${rows.length}::int) as r`;
+  return sql`insert into ${sql.identifier(entity.table)} as t (${sql.join(
+    targets.map(([name]) => sql.identifier(name)),
+    sql`, `,
+  )}) select ${sql.join(
+    targets.map(([, read]) => read),
+    sql`, `,
+  )} from ${from}`;
+}
+
 /** The value of one field as a bound parameter for insert/update (money writes two columns). */
 export function writeColumns(name: string, field: FieldDescription, value: unknown): [string, SQL][] {
   const { storage } = fieldTypeModule(field.type);
