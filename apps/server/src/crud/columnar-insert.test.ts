@@ -2,6 +2,7 @@ import { allFields, type EntityDescription, isWritable } from '@data-platform/sh
 import { createSchema } from '@data-platform/shared/entities/record-schema';
 import { entityList, findEntity } from '@data-platform/shared/entities/registry';
 import { fieldTypeModule } from '@data-platform/shared/fields/field-types';
+import type { HistoryPage } from '@data-platform/shared/history';
 import { getTableColumns } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -77,6 +78,15 @@ describe('the columnar insert', () => {
         };
         expect(strip(stored.body as Record<string, unknown>)).toEqual(strip(one.body as Record<string, unknown>));
         expect(stored.body).toMatchObject({ name: rows[i]?.name });
+        // Its history entry, built from the row's columns, says what createRecord's says from the row's JSON.
+        const changes = async (record: number) => {
+          const page = await api.get<HistoryPage>(`/api/v1/companies/${record}/history`);
+          expect(page.body.data).toHaveLength(1);
+          return page.body.data[0]?.changes;
+        };
+        const bulk = await changes(id);
+        expect(bulk).toEqual(await changes((one.body as { id: number }).id));
+        expect(Object.keys(bulk ?? {}).length).toBeGreaterThan(0);
       }
     }, 60_000);
   });

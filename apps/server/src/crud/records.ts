@@ -396,18 +396,17 @@ export async function createRecords(
   const created: { id: number; version: number }[] = [];
   for (let i = 0; i < validated.length; i += MAX_INSERT_ROWS) {
     const insert = insertSql(entity, validated.slice(i, i + MAX_INSERT_ROWS), actor);
-    // Each row's history entry in the same statement, its values read back as the API answers them.
+    // Each row's history entry in the same statement, its values read from the row's columns.
     const history = historyInsertSql(entity, sql`written`, {
       action: 'created',
       changes: 'created',
       actorId: actor.userId,
+      fromColumns: true,
     });
-    const version = entity.kind === 'reference' ? sql`1` : sql`t.version`;
+    const version = entity.kind === 'reference' ? sql`1` : sql`version`;
     const written = await database.rows<{ id: number | string; version: number | string }>(
       history
-        ? sql`with written as (${insert} returning t.id, ${version} as version, ${selectionSql(entity, allSelection)} as j),
-          history as (${history})
-          select id, version from written`
+        ? sql`with written as (${insert} returning t.*), history as (${history}) select id, ${version} as version from written`
         : sql`${insert} returning t.id, ${version} as version`,
       executor,
     );

@@ -83,7 +83,7 @@ export function jsonValueExpr(alias: string, name: string, field: FieldDescripti
 }
 
 /** Postgres limits a function to 100 arguments, so large rows are built in chunks joined with `||`. */
-const PAIRS_PER_CHUNK = 45;
+export const PAIRS_PER_CHUNK = 45;
 
 /**
  * A jsonb object of the named fields of a row, plus extra named expressions.

@@ -8,7 +8,7 @@ import {
   type StartImport,
   startImportSchema,
 } from '@data-platform/shared/imports';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { activeActor } from '../auth/active-actor.ts';
 import { recordAudit } from '../auth/audit.ts';
 import { currentDescription } from '../crud/custom-fields.ts';
@@ -102,6 +102,45 @@ interface JobRow {
 }
 
 const iso = (value: string | Date | null) => (value === null ? null : new Date(value).toISOString());
+
+/**
+ * The batches of `batches`, each with what `prepare` makes of it, the next
+ * one read and prepared while the caller writes the one it has: the file's
+ * parsing and the rows' checks (Node) run while the database writes (on
+ * PostgreSQL, another process). Batches are prepared one after the other,
+ * in order (a row's repeats in the file are found against the rows before it).
+ * Without `ahead` each is read when asked for: a batch whose references may
+ * name records the batch before creates (a reference to its own kind of
+ * record) is prepared after that one is written. `close` ends the reading
+ * (its file) and waits for a batch still being prepared, whose failure is
+ * then of no one's concern.
+ */
+function readAhead<T>(batches: AsyncGenerator<TableRow[]>, prepare: (batch: TableRow[]) => Promise<T>, ahead: boolean) {
+  const read = async (): Promise<{ batch: TableRow[]; prepared: T } | undefined> => {
+    const next = await batches.next();
+    if (next.done) return undefined;
+    return { batch: next.value, prepared: await prepare(next.value) };
+  };
+  const start = () => {
+    const started = read();
+    // A failure is the caller's when it asks for the batch; until then it is no unhandled rejection.
+    started.catch(() => {});
+    return started;
+  };
+  let pending = ahead ? start() : undefined;
+  return {
+    async next(): ReturnType<typeof read> {
+      const current = await (pending ?? read());
+      pending = ahead && current !== undefined ? start() : undefined;
+      return current;
+    },
+    async close(): Promise<void> {
+      await pending?.catch(() => undefined);
+      pending = undefined;
+      await batches.return(undefined);
+    },
+  };
+}
 
 /** The job as the API answers it: progress with its rate and time left, and the result. */
 export function jobOf(row: JobRow): ImportJob {
@@ -502,11 +541,17 @@ export class ImportRunner {
     run.batchRows = BATCH_ROWS;
     const seen = new KeysSeen();
     const after = (await readJob(this.database, id))?.last_row ?? 0;
+    const selfReference = plan.columns.some(({ target }) => target.field.to === plan.entity.name);
+    const ahead = readAhead(
+      this.batches(run),
+      (batch) => prepareRows(this.database, plan, batch, seen),
+      !selfReference,
+    );
     try {
-      for await (const batch of this.batches(run)) {
+      for (let next = await ahead.next(); next !== undefined; next = await ahead.next()) {
+        const { batch, prepared } = next;
         const last = (batch.at(-1) as TableRow).number;
         // Rows written before a restart are read again only for their keys (repeats in the file).
-        const prepared = await prepareRows(this.database, plan, batch, seen);
         if (last <= after) continue;
         if (await this.cancelled(id)) {
           if (settings.mode === 'allOrNothing') {
@@ -529,6 +574,8 @@ export class ImportRunner {
     } catch (error) {
       if (error instanceof Stopped) return;
       throw error;
+    } finally {
+      await ahead.close();
     }
     const final = (await readJob(this.database, id)) as JobRow;
     await this.finish(id, 'succeeded', null);
@@ -625,15 +672,27 @@ export class ImportRunner {
     counts.failed = bad.length;
     for (const row of bad) noteProblems(run, row);
     if (written.length > 0) {
+      // One array per column: a statement of the same text and five parameters whatever the batch's size.
+      const array = (values: unknown[], type: SQL) => sql`${pgArrayLiteral(values)}::${type}[]`;
       await this.database.rows(
         sql`insert into import_records (import_id, record_id, row_number, action, previous, version)
-          values ${sql.join(
-            written.map(
-              (w) =>
-                sql`(${id}, ${w.record}, ${w.row}, ${w.action}, ${w.previous === null ? null : JSON.stringify(w.previous)}::jsonb, ${w.version})`,
-            ),
-            sql`, `,
-          )}`,
+          select ${id}, r.record_id, r.row_number, r.action, r.previous::jsonb, r.version
+          from unnest(${array(
+            written.map((w) => w.record),
+            sql`bigint`,
+          )}, ${array(
+            written.map((w) => w.row),
+            sql`int`,
+          )}, ${array(
+            written.map((w) => w.action),
+            sql`text`,
+          )}, ${array(
+            written.map((w) => (w.previous === null ? null : JSON.stringify(w.previous))),
+            sql`text`,
+          )}, ${array(
+            written.map((w) => w.version),
+            sql`int`,
+          )}) as r(record_id, row_number, action, previous, version)`,
         tx,
       );
     }
