@@ -377,7 +377,7 @@ export async function createRecord(
 }
 
 /** Rows one insert statement writes at most (its arrays, the rows' JSON and history entries are built at once). */
-const MAX_INSERT_ROWS = 2_000;
+const MAX_INSERT_ROWS = 5_000;
 
 /**
  * Inserts many rows, each validated by `createSchema(entity)`, a statement

@@ -14,7 +14,7 @@ import { recordAudit } from '../auth/audit.ts';
 import { currentDescription } from '../crud/custom-fields.ts';
 import { createRecords, deleteRecord, updateRecord } from '../crud/records.ts';
 import { pgArrayLiteral } from '../crud/sql-fragments.ts';
-import type { Database, Executor } from '../db/client.ts';
+import type { Database, DatabaseKind, Executor } from '../db/client.ts';
 import { mapDatabaseError } from '../db/errors.ts';
 import { DomainError } from '../domain/errors.ts';
 import { suggestedDateOrder, withFormats } from './import-formats.ts';
@@ -45,13 +45,19 @@ import { type TableRow, UnreadableTable, yieldToOthers } from './table.ts';
 
 /**
  * Rows per batch, one transaction each: the first batch's size, then sized
- * so that a batch's transaction takes about `BATCH_TARGET_MS` (others wait
- * at most that long for the database: PGlite runs one statement at a time).
+ * so that a batch's transaction takes about the database's `targetMs`, with
+ * at most `maxRows` rows. On PGlite, which runs one statement at a time,
+ * others wait at most that long for the database; on PostgreSQL they do not
+ * wait for it at all, and larger batches spread each one's fixed costs (its
+ * statements, commit and bookkeeping) over more rows: 100,000 companies in
+ * 10.8 s instead of 12.5 s.
  */
 export const BATCH_ROWS = 100;
-const BATCH_TARGET_MS = 100;
+const BATCH_SIZING: Record<DatabaseKind, { targetMs: number; maxRows: number }> = {
+  pglite: { targetMs: 100, maxRows: 2_000 },
+  postgres: { targetMs: 400, maxRows: 5_000 },
+};
 const MIN_BATCH_ROWS = 25;
-const MAX_BATCH_ROWS = 2_000;
 /** Problems a job lists; `problemCount` counts them all. */
 const MAX_LISTED_PROBLEMS = 200;
 /** Records an undo lists as kept; `keptCount` counts them all. */
@@ -469,7 +475,7 @@ export class ImportRunner {
   private async check(run: Run): Promise<boolean> {
     const { id } = run;
     // Checking reads only, in no transaction: batches as large as a write's may grow to.
-    run.batchRows = MAX_BATCH_ROWS;
+    run.batchRows = BATCH_SIZING[this.database.kind].maxRows;
     const seen = new KeysSeen();
     let checked = 0;
     let failed = 0;
@@ -541,6 +547,7 @@ export class ImportRunner {
     run.batchRows = BATCH_ROWS;
     const seen = new KeysSeen();
     const after = (await readJob(this.database, id))?.last_row ?? 0;
+    const { targetMs, maxRows } = BATCH_SIZING[this.database.kind];
     const selfReference = plan.columns.some(({ target }) => target.field.to === plan.entity.name);
     const ahead = readAhead(
       this.batches(run),
@@ -566,9 +573,7 @@ export class ImportRunner {
         const outcome = await this.writeBatch(run, fresh, last);
         if (outcome === 'failed') return;
         const took = Math.max(1, performance.now() - began);
-        run.batchRows = Math.round(
-          Math.min(MAX_BATCH_ROWS, Math.max(MIN_BATCH_ROWS, (batch.length * BATCH_TARGET_MS) / took)),
-        );
+        run.batchRows = Math.round(Math.min(maxRows, Math.max(MIN_BATCH_ROWS, (batch.length * targetMs) / took)));
         await pause();
       }
     } catch (error) {
