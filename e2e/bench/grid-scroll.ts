@@ -91,6 +91,9 @@ function selfTimes(profile: { nodes: ProfileNode[]; samples: number[]; timeDelta
 const round = (n: number) => Math.round(n * 10) / 10;
 const percentile = (sorted: number[], p: number) =>
   round(sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0);
+/** The share of `frames` that `test` takes, in per cent. */
+const share = (frames: number[], test: (t: number) => boolean) =>
+  `${round((100 * frames.filter(test).length) / frames.length)} %`;
 const median = (values: number[]) =>
   percentile(
     [...values].sort((a, b) => a - b),
@@ -99,30 +102,50 @@ const median = (values: number[]) =>
 
 // Scripts run in the page are passed as text: tsx would wrap named functions in a helper the page does not have.
 
-/** Clicks Load More... each time it is back, until all rows are loaded; answers each page's time. */
+/**
+ * Clicks Load More... each time it is back, until all rows are loaded;
+ * answers each page's time, from one click to the next. After a click the
+ * button goes while its page loads; a button still there a second after its
+ * click lost it, and is clicked again (a click while the list was still
+ * settling did nothing, and the run stalled there after 4 to 9 pages). A
+ * poll every 100 ms looks too, for a change the observer did not report.
+ * 60 s without a page loaded fails.
+ */
 const loadAll = `new Promise((resolve, reject) => {
   const pages = [];
   let last = null;
+  let clicked = null;
   let stalled;
   const allLoaded = () => [...document.querySelectorAll('p')].some((p) => /^All .* loaded$/.test(p.textContent));
-  const step = () => {
+  const stop = () => { observer.disconnect(); clearInterval(poll); clearTimeout(stalled); };
+  const progressed = () => {
     clearTimeout(stalled);
-    stalled = setTimeout(() => { observer.disconnect(); reject(new Error('No progress for 60 s after ' + pages.length + ' pages')); }, 60000);
+    stalled = setTimeout(() => { stop(); reject(new Error('No progress for 60 s after ' + pages.length + ' pages')); }, 60000);
+  };
+  const step = () => {
     if (allLoaded()) {
-      observer.disconnect();
-      clearTimeout(stalled);
+      stop();
       if (last !== null) pages.push(performance.now() - last);
       return resolve(pages);
     }
     const button = [...document.querySelectorAll('button')].find((b) => b.textContent === 'Load More...');
-    if (!button) return;
     const now = performance.now();
+    if (clicked !== null) {
+      if (!button) clicked = null;
+      else if (now - clicked > 1000) { clicked = now; button.click(); }
+      return;
+    }
+    if (!button) return;
     if (last !== null) pages.push(now - last);
     last = now;
+    clicked = now;
+    progressed();
     button.click();
   };
   const observer = new MutationObserver(step);
   observer.observe(document.body, { childList: true, subtree: true, characterData: true });
+  const poll = setInterval(step, 100);
+  progressed();
   step();
 })`;
 
@@ -210,6 +233,14 @@ async function main() {
           mean: round(frames.reduce((sum, t) => sum + t, 0) / frames.length),
         },
         framesOver17Ms: `${round((100 * frames.filter((t) => t > 17).length) / frames.length)} %`,
+        // How the frames spread around one refresh (16.7 ms): the timer's jitter, or frames missed (33.3 ms and up).
+        share: {
+          upTo16_6Ms: share(frames, (t) => t < 16.65),
+          at16_7Ms: share(frames, (t) => t >= 16.65 && t < 16.75),
+          at16_8To17Ms: share(frames, (t) => t >= 16.75 && t <= 17),
+          over17Ms: share(frames, (t) => t > 17),
+          over25Ms: share(frames, (t) => t > 25),
+        },
         // Chromium's own accounts of the main thread, per frame.
         mainThreadMsPerFrame: {
           script: perFrame('ScriptDuration'),
