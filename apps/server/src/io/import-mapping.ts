@@ -117,7 +117,11 @@ export function findTarget(entity: EntityDescription, wanted: ColumnTarget): Imp
   return importTargets(entity).find((t) => t.name === wanted.field && t.part === part);
 }
 
-const targetOf = (t: ImportTarget): ColumnTarget => ({ field: t.name, ...(t.part ? { part: t.part } : {}) });
+/** A target as a mapping names it: a field's main part by the field alone (`revenue`, as the wizard offers it). */
+const targetOf = (t: ImportTarget): ColumnTarget => {
+  const main = fieldTypeModule(t.field.type).parts?.main;
+  return { field: t.name, ...(t.part && t.part !== main ? { part: t.part } : {}) };
+};
 
 export type SuggestedBy = 'remembered' | 'label' | 'name' | 'synonym';
 

@@ -454,7 +454,14 @@ const cleared = (field: FieldDescription) => (fieldTypeModule(field.type).json =
 function schemaProblems(error: z.ZodError, problems: Record<string, string>): void {
   for (const issue of error.issues) {
     const field = String(issue.path[0] ?? 'row');
-    problems[field] ??= issue.code === 'unrecognized_keys' ? 'Unknown field' : issue.message;
+    // A value of several columns without one of its parts (an amount without its currency): say which, and how.
+    const part = issue.path.length > 1 && issue.message === 'Required' ? String(issue.path[1]) : undefined;
+    problems[field] ??=
+      issue.code === 'unrecognized_keys'
+        ? 'Unknown field'
+        : part
+          ? `Needs its ${part}: map a column to it, or give one for every row`
+          : issue.message;
   }
 }
 

@@ -219,6 +219,29 @@ describe('import preview', () => {
     expect(await countCompanies()).toBe(before);
   });
 
+  it('suggests an amount column for the money field itself, and says a row without its currency needs one', async () => {
+    const uploaded = await upload(
+      'money.csv',
+      ['Name,Revenue,Revenue currency', 'Priced,1000,EUR', 'Unpriced,2000,'].join('\n'),
+    );
+    expect(uploaded.status).toBe(201);
+    expect(uploaded.body.columns.map((c) => c.target)).toEqual([
+      { field: 'name' },
+      { field: 'revenue' },
+      { field: 'revenue', part: 'currency' },
+    ]);
+    const checked = await preview({
+      entity: 'companies',
+      uploadId: uploaded.body.uploadId,
+      mapping: uploaded.body.columns.map((c) => c.target),
+    });
+    expect(checked.status).toBe(200);
+    expect(checked.body.rows.map((r) => r.problems)).toEqual([
+      {},
+      { revenue: 'Needs its currency: map a column to it, or give one for every row' },
+    ]);
+  });
+
   it('needs the import rights, keeps uploads to their owner, refuses files over the limit as they arrive', async () => {
     const reader = await signInWithPermissions(server, ['companies:read', 'companies:create']);
     const refused = await upload('a.csv', 'Name\nA\n', 'companies', reader.token);
