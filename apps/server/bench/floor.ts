@@ -8,6 +8,7 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { getSql, listSql } from '../src/crud/list-compiler.ts';
 import { createRecordSql, updateRecordSql } from '../src/crud/records.ts';
+import { pgArrayLiteral } from '../src/crud/sql-fragments.ts';
 import type { Database } from '../src/db/client.ts';
 
 /**
@@ -39,21 +40,25 @@ export function floorStatement(
   mustChangeRow = false,
 ): FloorStatement {
   const { sql: text, params } = dialect.sqlToQuery(query);
-  const slots = varying.map(([placeholder, value]): [number[], () => unknown] => {
-    const indexes = params.flatMap((param, index) => (param === placeholder ? [index] : []));
-    if (indexes.length === 0) throw new Error(`The floor statement binds ${String(placeholder)} nowhere`);
-    return [indexes, value];
+  // A value is bound as itself, or (an insert's column, see columnarInsertSql) as the one item of an array.
+  const asItem = (value: unknown) => pgArrayLiteral([value]);
+  const slots = varying.map(([placeholder, value]) => {
+    const itself = params.flatMap((param, index) => (param === placeholder ? [index] : []));
+    const items = params.flatMap((param, index) => (param === asItem(placeholder) ? [index] : []));
+    if (itself.length + items.length === 0) throw new Error(`The floor statement binds ${String(placeholder)} nowhere`);
+    return { itself, items, value };
   });
   return {
     text,
     params,
     mustChangeRow,
-    slots: slots.flatMap(([indexes]) => indexes),
+    slots: slots.flatMap(({ itself, items }) => [...itself, ...items]),
     next() {
       const bound = [...params];
-      for (const [indexes, value] of slots) {
+      for (const { itself, items, value } of slots) {
         const chosen = value();
-        for (const index of indexes) bound[index] = chosen;
+        for (const index of itself) bound[index] = chosen;
+        for (const index of items) bound[index] = asItem(chosen);
       }
       return bound;
     },
