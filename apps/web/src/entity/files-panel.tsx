@@ -18,6 +18,7 @@ import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { useFormat } from '../i18n/format.ts';
 import { isApiFailure, queryString } from '../store/http.ts';
+import { LoadMore } from './load-more.tsx';
 import {
   PANEL_PAGE_SIZE,
   useDeleteRecordMutation,
@@ -182,18 +183,7 @@ export function FilesPanel({ resource, id }: { resource: string; id: number }) {
             </Table.Tbody>
           </Table>
         )}
-        {pages.hasNextPage ? (
-          <Group justify="center">
-            <Button
-              variant="default"
-              size="xs"
-              loading={pages.isFetchingNextPage}
-              onClick={() => void pages.fetchNextPage()}
-            >
-              {t('common:actions.loadMore')}
-            </Button>
-          </Group>
-        ) : null}
+        <LoadMore pages={pages} />
       </Stack>
     </Card>
   );

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { useFormat } from '../i18n/format.ts';
 import type { Row } from '../store/resource-slices.ts';
+import { LoadMore } from './load-more.tsx';
 import { MarkdownBody } from './markdown-body.tsx';
 import {
   PANEL_PAGE_SIZE,
@@ -151,18 +152,7 @@ export function NotesPanel({ resource, id }: { resource: string; id: number }) {
             )}
           </Card>
         ))}
-        {pages.hasNextPage ? (
-          <Group justify="center">
-            <Button
-              variant="default"
-              size="xs"
-              loading={pages.isFetchingNextPage}
-              onClick={() => void pages.fetchNextPage()}
-            >
-              {t('common:actions.loadMore')}
-            </Button>
-          </Group>
-        ) : null}
+        <LoadMore pages={pages} />
       </Stack>
     </Card>
   );

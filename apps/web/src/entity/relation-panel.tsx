@@ -26,6 +26,7 @@ import { CellValue, useFieldLabel } from './cell-value.tsx';
 import { type Column, columnsOf, listParams } from './columns.ts';
 import { FieldControl, siblingsOf } from './field-control.tsx';
 import { useFirstFieldFocus } from './first-field-focus.ts';
+import { LoadMore } from './load-more.tsx';
 import {
   PANEL_PAGE_SIZE,
   useCreateRecordMutation,
@@ -245,18 +246,7 @@ export function RelationPanel({
           </Table>
         </Table.ScrollContainer>
       )}
-      {pages.hasNextPage ? (
-        <Group justify="center" mt="xs">
-          <Button
-            variant="default"
-            size="xs"
-            loading={pages.isFetchingNextPage}
-            onClick={() => void pages.fetchNextPage()}
-          >
-            {t('common:actions.loadMore')}
-          </Button>
-        </Group>
-      ) : null}
+      <LoadMore pages={pages} mt="xs" />
       {canChange && via && description.kind === 'manyToMany' ? (
         <Modal
           closeButtonProps={{ 'aria-label': t('record:dialog.close') }}

@@ -3,6 +3,7 @@ import { IconPlus } from '@tabler/icons-react';
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Row } from '../store/resource-slices.ts';
+import { LoadMore } from './load-more.tsx';
 import { PANEL_PAGE_SIZE, useListInfiniteQuery } from './record-api.ts';
 import { useMay } from './record-routes.ts';
 import { localToday, MarkDoneButton, TASKS, TaskDue, TaskTitle } from './task-parts.tsx';
@@ -100,18 +101,7 @@ export function TasksPanel({ resource, id }: { resource: string; id: number }) {
                 {section.rows.map((task) => (
                   <TaskRow key={task.id} task={task} today={today} open={section.open} mayUpdate={mayUpdate} />
                 ))}
-                {section.pages.hasNextPage ? (
-                  <Group justify="center">
-                    <Button
-                      variant="default"
-                      size="xs"
-                      loading={section.pages.isFetchingNextPage}
-                      onClick={() => void section.pages.fetchNextPage()}
-                    >
-                      {t('common:actions.loadMore')}
-                    </Button>
-                  </Group>
-                ) : null}
+                <LoadMore pages={section.pages} />
               </Stack>
             ) : null,
           )}

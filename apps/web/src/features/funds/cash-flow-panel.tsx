@@ -5,6 +5,7 @@ import { lazy, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CellValue, useFieldLabel } from '../../entity/cell-value.tsx';
 import { columnsOf, listParams } from '../../entity/columns.ts';
+import { LoadMore } from '../../entity/load-more.tsx';
 import { useListInfiniteQuery } from '../../entity/record-api.ts';
 import { useMay } from '../../entity/record-routes.ts';
 import { useFormat } from '../../i18n/format.ts';
@@ -150,18 +151,7 @@ export function CashFlowPanel({
           </Table>
         </Table.ScrollContainer>
       )}
-      {pages.hasNextPage ? (
-        <Group justify="center" mt="xs">
-          <Button
-            variant="default"
-            size="xs"
-            loading={pages.isFetchingNextPage}
-            onClick={() => void pages.fetchNextPage()}
-          >
-            {t('common:actions.loadMore')}
-          </Button>
-        </Group>
-      ) : null}
+      <LoadMore pages={pages} mt="xs" />
       <Suspense fallback={null}>
         {adding ? (
           <CreateModal
