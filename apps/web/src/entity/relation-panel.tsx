@@ -1,18 +1,6 @@
 import type { RelationDescription } from '@data-platform/shared/entities/entity';
 import { findEntity } from '@data-platform/shared/entities/registry';
-import {
-  ActionIcon,
-  Anchor,
-  Button,
-  Card,
-  Group,
-  Modal,
-  Stack,
-  Table,
-  Text,
-  Title,
-  VisuallyHidden,
-} from '@mantine/core';
+import { ActionIcon, Anchor, Button, Card, Group, Modal, Stack, Table, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconPlus, IconX } from '@tabler/icons-react';
 import { useMemo, useRef } from 'react';
@@ -27,6 +15,7 @@ import { type Column, columnsOf, listParams } from './columns.ts';
 import { FieldControl, siblingsOf } from './field-control.tsx';
 import { useFirstFieldFocus } from './first-field-focus.ts';
 import { LoadMore } from './load-more.tsx';
+import { PanelTable } from './panel-table.tsx';
 import {
   PANEL_PAGE_SIZE,
   useCreateRecordMutation,
@@ -153,99 +142,74 @@ export function RelationPanel({
           </Button>
         ) : null}
       </Group>
-      {rows.length === 0 && !pages.isFetching ? (
-        <Text c="dimmed" size="sm">
-          {t('relations.none')}
-        </Text>
-      ) : (
-        <Table.ScrollContainer minWidth={columns.length > 3 ? 640 : 0} type="native">
-          <Table verticalSpacing={4}>
-            <VisuallyHidden component="caption">{title}</VisuallyHidden>
-            <Table.Thead>
-              <Table.Tr>
-                {columns.map((column) => (
-                  <Table.Th key={column.name} scope="col">
-                    {targetLabel(column.name, column.field)}
-                  </Table.Th>
-                ))}
-                {linkFields.map(([name, field]) => (
-                  <Table.Th key={`link:${name}`} scope="col">
-                    {linkLabel(name, field)}
-                  </Table.Th>
-                ))}
-                {via && mayLink('delete') ? (
-                  <Table.Th w={40} scope="col">
-                    <VisuallyHidden>{t('relations.actions')}</VisuallyHidden>
-                  </Table.Th>
+      <PanelTable
+        title={title}
+        none={t('relations.none')}
+        fetching={pages.isFetching}
+        rows={rows}
+        rowKey={(row) => `${row.id}:${(row.link as Row | undefined)?.id ?? ''}`}
+        columns={columns}
+        label={targetLabel}
+        name={(row, column) => <RelatedName resource={targetName} row={row} column={column} />}
+        more={{
+          heads: linkFields.map(([name, field]) => (
+            <Table.Th key={`link:${name}`} scope="col">
+              {linkLabel(name, field)}
+            </Table.Th>
+          )),
+          cells: (row) => {
+            const link = row.link as Row | undefined;
+            return linkFields.map(([name, field]) => (
+              <Table.Td key={name}>
+                {link ? (
+                  <Text size="sm" c="dimmed" span>
+                    <CellValue row={link} column={{ name, field }} />
+                  </Text>
                 ) : null}
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {rows.map((row) => {
-                const link = row.link as Row | undefined;
-                return (
-                  <Table.Tr key={`${row.id}:${link?.id ?? ''}`}>
-                    {columns.map((column, index) =>
-                      index === 0 ? (
-                        <Table.Th key={column.name} scope="row" fw="normal">
-                          <RelatedName resource={targetName} row={row} column={column} />
-                        </Table.Th>
-                      ) : (
-                        <Table.Td key={column.name}>
-                          <CellValue row={row} column={column} />
-                        </Table.Td>
-                      ),
-                    )}
-                    {link
-                      ? linkFields.map(([name, field]) => (
-                          <Table.Td key={name}>
-                            <Text size="sm" c="dimmed" span>
-                              <CellValue row={link} column={{ name, field }} />
-                            </Text>
-                          </Table.Td>
-                        ))
-                      : linkFields.map(([name]) => <Table.Td key={name} />)}
-                    {link && via && mayLink('delete') ? (
-                      <Table.Td w={40}>
-                        <UnlinkButton via={via.name} linkId={link.id} name={String(row[target.display] ?? row.id)} />
-                      </Table.Td>
-                    ) : null}
-                  </Table.Tr>
-                );
-              })}
-            </Table.Tbody>
-            {totals.data ? (
-              <Table.Tfoot fw={600}>
-                <Table.Tr>
-                  {columns.map((column, index) =>
-                    index === 0 ? (
-                      <Table.Th key={column.name} scope="row" data-testid="relation-count">
-                        {t('relations.total', { count: totals.data?.count ?? 0 })}
-                      </Table.Th>
-                    ) : (
-                      <TotalCell
-                        key={column.name}
-                        sums={totals.data?.sums[column.name]}
-                        money={column.field.type === 'money'}
-                        format={format}
-                      />
-                    ),
-                  )}
-                  {linkFields.map(([name, field]) => (
+              </Table.Td>
+            ));
+          },
+        }}
+        actions={
+          via && mayLink('delete')
+            ? {
+                label: t('relations.actions'),
+                cell: (row) => {
+                  const link = row.link as Row | undefined;
+                  return link ? (
+                    <UnlinkButton via={via.name} linkId={link.id} name={String(row[target.display] ?? row.id)} />
+                  ) : null;
+                },
+              }
+            : undefined
+        }
+        footer={
+          totals.data ? (
+            <Table.Tfoot fw={600}>
+              <Table.Tr>
+                {columns.map((column, index) =>
+                  index === 0 ? (
+                    <Table.Th key={column.name} scope="row" data-testid="relation-count">
+                      {t('relations.total', { count: totals.data?.count ?? 0 })}
+                    </Table.Th>
+                  ) : (
                     <TotalCell
-                      key={name}
-                      sums={totals.data?.sums[name]}
-                      money={field.type === 'money'}
+                      key={column.name}
+                      sums={totals.data?.sums[column.name]}
+                      money={column.field.type === 'money'}
                       format={format}
                     />
-                  ))}
-                  {via && mayLink('delete') ? <Table.Td /> : null}
-                </Table.Tr>
-              </Table.Tfoot>
-            ) : null}
-          </Table>
-        </Table.ScrollContainer>
-      )}
+                  ),
+                )}
+                {linkFields.map(([name, field]) => (
+                  <TotalCell key={name} sums={totals.data?.sums[name]} money={field.type === 'money'} format={format} />
+                ))}
+                {via && mayLink('delete') ? <Table.Td /> : null}
+              </Table.Tr>
+            </Table.Tfoot>
+          ) : null
+        }
+      />
       <LoadMore pages={pages} mt="xs" />
       {canChange && via && description.kind === 'manyToMany' ? (
         <Modal

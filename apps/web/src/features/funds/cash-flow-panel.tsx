@@ -1,11 +1,12 @@
 import { findEntity } from '@data-platform/shared/entities/registry';
-import { ActionIcon, Button, Card, Group, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Button, Card, Group, Title } from '@mantine/core';
 import { IconPencil, IconPlus } from '@tabler/icons-react';
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { CellValue, useFieldLabel } from '../../entity/cell-value.tsx';
+import { useFieldLabel } from '../../entity/cell-value.tsx';
 import { columnsOf, listParams } from '../../entity/columns.ts';
 import { LoadMore } from '../../entity/load-more.tsx';
+import { PanelTable } from '../../entity/panel-table.tsx';
 import { useListInfiniteQuery } from '../../entity/record-api.ts';
 import { useMay } from '../../entity/record-routes.ts';
 import { useFormat } from '../../i18n/format.ts';
@@ -96,61 +97,32 @@ export function CashFlowPanel({
           </Button>
         ) : null}
       </Group>
-      {rows.length === 0 && !pages.isFetching ? (
-        <Text c="dimmed" size="sm">
-          {t('cashFlows.none')}
-        </Text>
-      ) : (
-        <Table.ScrollContainer minWidth={columns.length > 3 ? 640 : 0} type="native">
-          <Table verticalSpacing={4}>
-            <VisuallyHidden component="caption">{title}</VisuallyHidden>
-            <Table.Thead>
-              <Table.Tr>
-                {columns.map((column) => (
-                  <Table.Th key={column.name} scope="col">
-                    {label(column.name, column.field)}
-                  </Table.Th>
-                ))}
-                {mayEdit ? (
-                  <Table.Th w={40} scope="col">
-                    <VisuallyHidden>{t('cashFlows.actions')}</VisuallyHidden>
-                  </Table.Th>
-                ) : null}
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {rows.map((row) => (
-                <Table.Tr key={row.id}>
-                  {columns.map((column, index) =>
-                    index === 0 ? (
-                      <Table.Th key={column.name} scope="row" fw="normal">
-                        <CellValue row={row} column={column} />
-                      </Table.Th>
-                    ) : (
-                      <Table.Td key={column.name}>
-                        <CellValue row={row} column={column} />
-                      </Table.Td>
-                    ),
-                  )}
-                  {mayEdit ? (
-                    <Table.Td w={40}>
-                      <ActionIcon
-                        variant="subtle"
-                        aria-label={t('cashFlows.edit', {
-                          date: typeof row.date === 'string' ? format.date(row.date) : String(row.id),
-                        })}
-                        onClick={() => setEditing(row.id)}
-                      >
-                        <IconPencil size={16} aria-hidden />
-                      </ActionIcon>
-                    </Table.Td>
-                  ) : null}
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
+      <PanelTable
+        title={title}
+        none={t('cashFlows.none')}
+        fetching={pages.isFetching}
+        rows={rows}
+        columns={columns}
+        label={label}
+        actions={
+          mayEdit
+            ? {
+                label: t('cashFlows.actions'),
+                cell: (row) => (
+                  <ActionIcon
+                    variant="subtle"
+                    aria-label={t('cashFlows.edit', {
+                      date: typeof row.date === 'string' ? format.date(row.date) : String(row.id),
+                    })}
+                    onClick={() => setEditing(row.id)}
+                  >
+                    <IconPencil size={16} aria-hidden />
+                  </ActionIcon>
+                ),
+              }
+            : undefined
+        }
+      />
       <LoadMore pages={pages} mt="xs" />
       <Suspense fallback={null}>
         {adding ? (
