@@ -16,9 +16,8 @@
  */
 import os from 'node:os';
 import { parseArgs } from 'node:util';
-import { launchChromium } from '../src/browser.ts';
-import { newPage, openSignedIn } from '../src/web.ts';
-import { BENCH_EMAIL, BENCH_PASSWORD, startBenchServer, writeBenchResult } from './bench-server.ts';
+import { writeBenchResult } from './bench-server.ts';
+import { openBrowserBench, percentile, round, scrollMeter } from './browser-bench.ts';
 
 const { values } = parseArgs({
   options: {
@@ -34,8 +33,6 @@ const PX_PER_FRAME = Number(values.px);
 const MAX_FRAMES = Number(values.frames) || Number.POSITIVE_INFINITY;
 const PER_ANSWER = 1000;
 const VIEWPORT = { width: 1440, height: 900 };
-const EMAIL = BENCH_EMAIL;
-const PASSWORD = BENCH_PASSWORD;
 const stages = ['Seed', 'Series A', 'Series B', 'Growth'];
 const cities = ['Paris', 'Lyon', 'Berlin', 'London', 'New York'];
 
@@ -88,9 +85,6 @@ function selfTimes(profile: { nodes: ProfileNode[]; samples: number[]; timeDelta
     .map(([name, ms]) => `${round(ms).toFixed(1).padStart(8)} ms  ${name}`);
 }
 
-const round = (n: number) => Math.round(n * 10) / 10;
-const percentile = (sorted: number[], p: number) =>
-  round(sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0);
 /** The share of `frames` that `test` takes, in per cent. */
 const share = (frames: number[], test: (t: number) => boolean) =>
   `${round((100 * frames.filter(test).length) / frames.length)} %`;
@@ -149,39 +143,17 @@ const loadAll = `new Promise((resolve, reject) => {
   step();
 })`;
 
-/** Scrolls the grid from top to bottom (or for `frames` frames), a fixed distance per frame; answers each frame's duration. */
-const scrollAll = (px: number, frames: number) => `new Promise((resolve) => {
-  const grid = document.querySelector('[data-testid="list-grid"]');
-  const times = [];
-  let last = performance.now();
-  grid.scrollTop = 0;
-  const tick = (now) => {
-    times.push(now - last);
-    last = now;
-    if (times.length > ${frames} || grid.scrollTop + grid.clientHeight >= grid.scrollHeight - 1) return resolve(times.slice(1));
-    grid.scrollTop += ${px};
-    requestAnimationFrame(tick);
-  };
-  requestAnimationFrame(tick);
-})`;
-
 async function main() {
-  const loadBefore = os.loadavg()[0] ?? 0;
-  const server = await startBenchServer('grid-bench');
-  const { url } = server;
-  const browser = await launchChromium();
+  const bench = await openBrowserBench('grid-bench', VIEWPORT);
+  const { browser, page, loadBefore } = bench;
   try {
-    const page = await newPage(browser, { viewport: VIEWPORT });
     await page.route(/\/api\/v1\/companies\?/, (route) => {
       const cursor = new URL(route.request().url()).searchParams.get('cursor');
       return route.fulfill({ json: answer(cursor ? Number(cursor) : 0) });
     });
-    await openSignedIn(page, `${url}/companies`, EMAIL, PASSWORD);
+    await bench.signIn('/companies');
     await page.locator('tbody tr').first().waitFor();
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send('Performance.enable');
-    const metrics = async () =>
-      Object.fromEntries((await cdp.send('Performance.getMetrics')).metrics.map((m) => [m.name, m.value]));
+    const meter = await scrollMeter(page);
 
     console.log(`Loading ${ROWS.toLocaleString('en')} rows by Load More...`);
     const loadStart = Date.now();
@@ -190,18 +162,11 @@ async function main() {
     const loaded = await page.locator('p', { hasText: /^All .* loaded$/ }).textContent();
 
     console.log(`Scrolling from top to bottom, ${PX_PER_FRAME} px a frame`);
-    const before = await metrics();
-    if (values.profile) {
-      await cdp.send('Profiler.enable');
-      await cdp.send('Profiler.start');
-    }
-    const frames = (await page.evaluate(scrollAll(PX_PER_FRAME, MAX_FRAMES))) as number[];
-    const after = await metrics();
-    if (values.profile) {
-      const { profile } = await cdp.send('Profiler.stop');
-      console.log(`Self time while scrolling, by function:\n${selfTimes(profile, 30).join('\n')}`);
-    }
-    const perFrame = (name: string) => round(((after[name] ?? 0) - (before[name] ?? 0)) * (1000 / frames.length));
+    const { frames, perFrame, profile } = await meter.scroll('[data-testid="list-grid"]', PX_PER_FRAME, {
+      frames: MAX_FRAMES,
+      profile: values.profile,
+    });
+    if (profile) console.log(`Self time while scrolling, by function:\n${selfTimes(profile, 30).join('\n')}`);
     const lastRowIndex = await page.locator('tbody tr').last().getAttribute('aria-rowindex');
     const sorted = [...frames].sort((a, b) => a - b);
 
@@ -257,8 +222,7 @@ async function main() {
       result,
     );
   } finally {
-    await browser.close();
-    await server.close();
+    await bench.close();
   }
 }
 

@@ -19,9 +19,8 @@
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { deals as dealEntity } from '@data-platform/shared/entities/deals';
-import { launchChromium } from '../src/browser.ts';
-import { newPage, openSignedIn } from '../src/web.ts';
-import { BENCH_EMAIL, BENCH_PASSWORD, startBenchServer, writeBenchResult } from './bench-server.ts';
+import { writeBenchResult } from './bench-server.ts';
+import { openBrowserBench, percentile, round, scrollMeter } from './browser-bench.ts';
 
 const { values } = parseArgs({
   options: {
@@ -33,10 +32,10 @@ const { values } = parseArgs({
 const DEALS = Number(values.deals);
 const PX_PER_FRAME = Number(values.px);
 const VIEWPORT = { width: 1440, height: 900 };
-const EMAIL = BENCH_EMAIL;
-const PASSWORD = BENCH_PASSWORD;
 const stages: (string | null)[] = [...dealEntity.fields.stage.options, null];
 const currencies = ['EUR', 'USD', 'GBP'];
+/** The first column's scrolling list of cards. */
+const FIRST_COLUMN = '[data-testid="board-column"] [data-testid="board-column-cards"]';
 const companies = ['Acme Robotics', 'Beta Foods', 'Cobalt Health', 'Delta Grid', 'Ember Labs'];
 
 interface DealRow {
@@ -123,16 +122,12 @@ function totalsAnswer() {
   return { count: rows.length, fields: {}, groupBy: 'stage', groups };
 }
 
-const round = (n: number) => Math.round(n * 10) / 10;
-const percentile = (sorted: number[], p: number) =>
-  round(sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0);
-
 // Scripts run in the page are passed as text: tsx would wrap named functions in a helper the page does not have.
 
 /** Scrolls the first column to its end until its last card (`expected`) is drawn; answers how long it took. */
 const readColumn = (expected: number) => `new Promise((resolve, reject) => {
   const started = performance.now();
-  const scroller = document.querySelector('[data-testid="board-column"] [data-testid="board-column-cards"]');
+  const scroller = document.querySelector(${JSON.stringify(FIRST_COLUMN)});
   const stalled = setTimeout(() => reject(new Error('The column did not reach its end in 120 s')), 120000);
   const tick = () => {
     scroller.scrollTop = scroller.scrollHeight;
@@ -146,29 +141,10 @@ const readColumn = (expected: number) => `new Promise((resolve, reject) => {
   tick();
 })`;
 
-/** Scrolls the first column from top to bottom, a fixed distance per frame; answers each frame's duration. */
-const scrollColumn = (px: number) => `new Promise((resolve) => {
-  const scroller = document.querySelector('[data-testid="board-column"] [data-testid="board-column-cards"]');
-  const times = [];
-  scroller.scrollTop = 0;
-  let last = performance.now();
-  const tick = (now) => {
-    times.push(now - last);
-    last = now;
-    if (scroller.scrollTop + scroller.clientHeight >= scroller.scrollHeight - 1) return resolve(times.slice(1));
-    scroller.scrollTop += ${px};
-    requestAnimationFrame(tick);
-  };
-  requestAnimationFrame(tick);
-})`;
-
 async function main() {
-  const loadBefore = os.loadavg()[0] ?? 0;
-  const server = await startBenchServer('board-bench');
-  const { url } = server;
-  const browser = await launchChromium();
+  const bench = await openBrowserBench('board-bench', VIEWPORT);
+  const { url, browser, page, loadBefore } = bench;
   try {
-    const page = await newPage(browser, { viewport: VIEWPORT });
     let cardBytes = 0;
     let cardRequests = 0;
     await page.route(/\/api\/v1\/deals\/aggregates\?/, (route) => route.fulfill({ json: totalsAnswer() }));
@@ -178,7 +154,7 @@ async function main() {
       cardRequests += 1;
       return route.fulfill({ body, contentType: 'application/json' });
     });
-    await openSignedIn(page, `${url}/deals`, EMAIL, PASSWORD);
+    await bench.signIn('/deals');
     const opened = Date.now();
     await page.goto(`${url}/deals/board`);
     await page.locator('[data-testid="board-column"]').first().locator('[data-testid="deal-card"]').first().waitFor();
@@ -187,26 +163,13 @@ async function main() {
     const firstColumn = rows.filter((row) => row.stage === stages[0]).length;
     const cardsDrawnAtOpen = await page.locator('[data-testid="deal-card"]').count();
 
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send('Performance.enable');
-    const metrics = async () =>
-      Object.fromEntries((await cdp.send('Performance.getMetrics')).metrics.map((m) => [m.name, m.value]));
+    const meter = await scrollMeter(page);
 
     console.log(`Reading the first column's ${firstColumn.toLocaleString('en')} deals by scrolling`);
     const readMs = (await page.evaluate(readColumn(firstColumn))) as number;
     console.log(`Scrolling it from top to bottom, ${PX_PER_FRAME} px a frame`);
-    const before = await metrics();
-    if (values.profile) {
-      await cdp.send('Profiler.enable');
-      await cdp.send('Profiler.start');
-    }
-    const frames = (await page.evaluate(scrollColumn(PX_PER_FRAME))) as number[];
-    const after = await metrics();
-    if (values.profile) {
-      const { profile } = await cdp.send('Profiler.stop');
-      console.log(`CPU profile: ${profile.nodes.length} nodes (open with Chrome DevTools if needed)`);
-    }
-    const perFrame = (name: string) => round(((after[name] ?? 0) - (before[name] ?? 0)) * (1000 / frames.length));
+    const { frames, perFrame, profile } = await meter.scroll(FIRST_COLUMN, PX_PER_FRAME, { profile: values.profile });
+    if (profile) console.log(`CPU profile: ${profile.nodes.length} nodes (open with Chrome DevTools if needed)`);
     const sorted = [...frames].sort((a, b) => a - b);
     const cardsInDom = await page.locator('[data-testid="deal-card"]').count();
 
@@ -253,8 +216,7 @@ async function main() {
     console.log(JSON.stringify(result, null, 2));
     await writeBenchResult(`pipeline-board-${DEALS}.json`, result);
   } finally {
-    await browser.close();
-    await server.close();
+    await bench.close();
   }
 }
 
