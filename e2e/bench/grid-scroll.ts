@@ -69,15 +69,15 @@ interface ProfileNode {
 }
 
 /** The functions of a CPU profile by the time spent in them (not in what they call), longest first. */
-function selfTimes(profile: { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] }, top: number) {
+function selfTimes(profile: { nodes: ProfileNode[]; samples?: number[]; timeDeltas?: number[] }, top: number) {
   const byNode = new Map(profile.nodes.map((node) => [node.id, node]));
   const spent = new Map<string, number>();
-  profile.samples.forEach((id, i) => {
+  (profile.samples ?? []).forEach((id, i) => {
     const frame = byNode.get(id)?.callFrame;
     if (!frame) return;
     const file = frame.url.slice(frame.url.lastIndexOf('/') + 1);
     const name = `${frame.functionName || '(anonymous)'} ${file}:${frame.lineNumber + 1}:${frame.columnNumber + 1}`;
-    spent.set(name, (spent.get(name) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+    spent.set(name, (spent.get(name) ?? 0) + (profile.timeDeltas?.[i] ?? 0) / 1000);
   });
   return [...spent]
     .sort((a, b) => b[1] - a[1])
