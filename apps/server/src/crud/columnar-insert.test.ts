@@ -3,13 +3,13 @@ import { createSchema } from '@data-platform/shared/entities/record-schema';
 import { entityList, findEntity } from '@data-platform/shared/entities/registry';
 import { fieldTypeModule } from '@data-platform/shared/fields/field-types';
 import type { HistoryPage } from '@data-platform/shared/history';
-import { getTableColumns } from 'drizzle-orm';
+import { getTableColumns, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemActor } from '../auth/actor.ts';
 import { CUSTOM_COLUMN, columnName } from '../db/columns.ts';
 import { tableOf } from '../db/schema.ts';
-import { type ApiClient, adminClient } from '../testing/factories.ts';
+import { type ApiClient, adminClient, factories } from '../testing/factories.ts';
 import { defineEveryCustomFieldType, sampleValues } from '../testing/sample-values.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
 import { currentDescription } from './custom-fields.ts';
@@ -88,6 +88,45 @@ describe('the columnar insert', () => {
         expect(bulk).toEqual(await changes((one.body as { id: number }).id));
         expect(Object.keys(bulk ?? {}).length).toBeGreaterThan(0);
       }
+    }, 60_000);
+
+    it('puts bulk-created notes and links on the timelines they belong to, as one at a time does', async () => {
+      const make = factories(api);
+      const company = await make.company();
+      const contact = await make.contact();
+      const history = async () =>
+        server.database.rows<{ entity: string; action: string; subject_entity: string | null; changes: unknown }>(
+          sql`select entity, action, subject_entity, changes - 'body' - 'contactId' as changes from record_history
+            where entity = 'companies' and record_id = ${company.id} and action = 'created'
+            and subject_entity is not null order by id`,
+        );
+      const described = (name: string) => currentDescription(server.database, findEntity(name) as EntityDescription);
+      const [notes, links] = await Promise.all([described('notes'), described('contactCompanies')]);
+      // One at a time, through the API.
+      await make.note('companies', company.id, 'Single note');
+      await make.link('contactCompanies', { contactId: contact.id, companyId: company.id, role: 'Founder' });
+      const single = await history();
+      expect(single.map((entry) => entry.subject_entity)).toEqual(['notes', 'contactCompanies']);
+      // The same in bulk: the entries say the same (but for the note's text and the link's other end).
+      const other = await make.contact();
+      await server.database.db.transaction(async (tx) => {
+        await createRecords(
+          server.database,
+          notes,
+          [createSchema(notes).parse({ entity: 'companies', recordId: company.id, body: 'Bulk note' })],
+          systemActor,
+          tx,
+        );
+        await createRecords(
+          server.database,
+          links,
+          [createSchema(links).parse({ contactId: other.id, companyId: company.id, role: 'Founder' })],
+          systemActor,
+          tx,
+        );
+      });
+      const both = await history();
+      expect(both.slice(2)).toEqual(single);
     }, 60_000);
   });
 });
