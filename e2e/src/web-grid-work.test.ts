@@ -52,11 +52,19 @@ describe('the list grid: preview, inline editing, keyboard', () => {
   /** The grid's row of a record, by its name. */
   const rowOf = (page: Page, name: string) => page.locator('tbody tr', { hasText: name });
   /** A row's cell under the column headed `header`. */
-  async function cellOf(page: Page, name: string, header: string) {
+  /** Where the column headed `header` is, counted from 0. */
+  async function columnAt(page: Page, header: string) {
     const headers = (await page.locator('thead th').allTextContents()).map((text) => text.replace(/[▲▼\d]/g, ''));
     const index = headers.findIndex((text) => text.trim() === header);
     if (index < 0) throw new Error(`No column ${header} in ${headers.join(', ')}`);
-    return rowOf(page, name).locator('td').nth(index);
+    return index;
+  }
+  async function cellOf(page: Page, name: string, header: string) {
+    // The headers are read once, so wait until the grid shows the row (the search may still be loading).
+    await rowOf(page, name).first().waitFor();
+    return rowOf(page, name)
+      .locator('td')
+      .nth(await columnAt(page, header));
   }
   const preview = (page: Page) => page.getByRole('complementary', { name: /^Preview: / });
   const editor = (page: Page) => page.locator('[data-cell-editor]');
@@ -225,9 +233,8 @@ describe('the list grid: preview, inline editing, keyboard', () => {
     await eventually(async () => (await read(id)).name).toBe('Keyboard Kestrel Ltd');
 
     // Arrows to its city (right along the row), Enter edits it.
-    const headers = (await page.locator('thead th').allTextContents()).map((text) => text.replace(/[▲▼\d]/g, ''));
-    const cityAt = headers.findIndex((text) => text.trim() === 'City');
-    const nameAt = headers.findIndex((text) => text.trim() === 'Name');
+    const cityAt = await columnAt(page, 'City');
+    const nameAt = await columnAt(page, 'Name');
     for (let i = nameAt; i < cityAt; i++) await page.keyboard.press('ArrowRight');
     await eventually(async () => (await focused(page)).row).toContain('Keyboard Kestrel Ltd');
     await page.keyboard.press('Enter');
