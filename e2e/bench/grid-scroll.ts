@@ -162,7 +162,7 @@ async function main() {
     const loaded = await page.locator('p', { hasText: /^All .* loaded$/ }).textContent();
 
     console.log(`Scrolling from top to bottom, ${PX_PER_FRAME} px a frame`);
-    const { frames, perFrame, profile } = await meter.scroll('[data-testid="list-grid"]', PX_PER_FRAME, {
+    const { frames, perFrame, profile, clock } = await meter.scroll('[data-testid="list-grid"]', PX_PER_FRAME, {
       frames: MAX_FRAMES,
       profile: values.profile,
     });
@@ -191,6 +191,7 @@ async function main() {
       scroll: {
         pxPerFrame: PX_PER_FRAME,
         frames: frames.length,
+        clock,
         frameMs: {
           median: percentile(sorted, 0.5),
           p95: percentile(sorted, 0.95),

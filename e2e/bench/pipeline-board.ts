@@ -168,7 +168,9 @@ async function main() {
     console.log(`Reading the first column's ${firstColumn.toLocaleString('en')} deals by scrolling`);
     const readMs = (await page.evaluate(readColumn(firstColumn))) as number;
     console.log(`Scrolling it from top to bottom, ${PX_PER_FRAME} px a frame`);
-    const { frames, perFrame, profile } = await meter.scroll(FIRST_COLUMN, PX_PER_FRAME, { profile: values.profile });
+    const { frames, perFrame, profile, clock } = await meter.scroll(FIRST_COLUMN, PX_PER_FRAME, {
+      profile: values.profile,
+    });
     if (profile) console.log(`CPU profile: ${profile.nodes.length} nodes (open with Chrome DevTools if needed)`);
     const sorted = [...frames].sort((a, b) => a - b);
     const cardsInDom = await page.locator('[data-testid="deal-card"]').count();
@@ -196,6 +198,7 @@ async function main() {
       scroll: {
         pxPerFrame: PX_PER_FRAME,
         frames: frames.length,
+        clock,
         frameMs: {
           median: percentile(sorted, 0.5),
           p95: percentile(sorted, 0.95),

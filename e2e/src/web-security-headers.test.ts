@@ -33,6 +33,11 @@ async function watchRefusals(page: Page): Promise<Refusal[]> {
     }
   });
   page.on('pageerror', (error) => refusals.push({ page: page.url(), what: `uncaught: ${error.message}` }));
+  // A load the embedder policy (COEP) blocked fails with ERR_BLOCKED_BY_RESPONSE.
+  page.on('requestfailed', (request) => {
+    const failure = request.failure()?.errorText ?? '';
+    if (/BLOCKED/i.test(failure)) refusals.push({ page: page.url(), what: `${failure} ${request.url()}` });
+  });
   return refusals;
 }
 
@@ -43,6 +48,7 @@ function expectDocumentHeaders(response: Response | null, policy: string) {
   expect(headers['x-frame-options']).toBe('DENY');
   expect(headers['referrer-policy']).toBe('no-referrer');
   expect(headers['cross-origin-opener-policy']).toBe('same-origin');
+  expect(headers['cross-origin-embedder-policy']).toBe('require-corp');
   expect(headers['permissions-policy']).toContain('camera=()');
 }
 
@@ -96,6 +102,8 @@ describe('the web app and the API reference under a strict Content-Security-Poli
     await page.getByRole('heading', { name: 'Helvetic Sensors' }).first().waitFor();
 
     expect(refusals).toEqual([]);
+    // COOP and COEP together: the page is cross-origin isolated.
+    expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
     // The stylesheets and fonts came from our origin and were applied.
     expect(await page.evaluate(() => document.fonts.check('16px "Inter Variable"'))).toBe(true);
     // The answers checked below include the sign-in and the record's own.
@@ -118,6 +126,7 @@ describe('the web app and the API reference under a strict Content-Security-Poli
     await page.locator('#operations-Roles-get_api_v1_roles button.opblock-summary-control').click();
     await page.locator('#operations-Roles-get_api_v1_roles .responses-wrapper').waitFor();
     expect(refusals).toEqual([]);
+    expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
     await page.context().close();
   });
 });

@@ -37,6 +37,7 @@ function expectCommonHeaders(response: Response) {
   expect(response.headers.get('permissions-policy')).toMatch(/(^|, )camera=\(\)/);
   expect(response.headers.get('permissions-policy')).toMatch(/(^|, )geolocation=\(\)/);
   expect(response.headers.get('cross-origin-opener-policy')).toBe('same-origin');
+  expect(response.headers.get('cross-origin-embedder-policy')).toBe('require-corp');
   expect(response.headers.get('cross-origin-resource-policy')).toBe('same-origin');
   expect(response.headers.get('x-frame-options')).toBe('DENY');
   expect(response.headers.get('strict-transport-security')).toBe('max-age=31536000; includeSubDomains');

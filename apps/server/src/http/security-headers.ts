@@ -78,6 +78,10 @@ function defaultHeaders(config: Config): Record<string, string> {
     'referrer-policy': 'no-referrer',
     'permissions-policy': permissionsPolicy,
     'cross-origin-opener-policy': 'same-origin',
+    // With COOP, this makes the app's pages cross-origin isolated: the browser keeps them in a process of their
+    // own (no other site's data within reach of a side channel), and their clock reads to 5 µs instead of 100 µs
+    // with random jitter. The app loads nothing from elsewhere (the CSP says 'self'), so nothing is refused.
+    'cross-origin-embedder-policy': 'require-corp',
     'cross-origin-resource-policy': 'same-origin',
     // frame-ancestors says the same to browsers that read CSP; this is for those that do not.
     'x-frame-options': 'DENY',
