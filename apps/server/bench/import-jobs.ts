@@ -3,9 +3,9 @@
  * server's peak memory, and how list requests from another user fare meanwhile.
  *
  *   node --import tsx bench/import-jobs.ts [--rows 1000] [--format csv|xlsx] [--mode allOrNothing|skipBadRows]
- *     [--interval 100]
+ *     [--interval 100] [--server-root <dir>]
  *
- * Starts `src/main.ts` as a child process on a fresh PGlite data directory
+ * Starts the server (as `npm start` runs it) as a child process on a fresh PGlite data directory
  * (or DATABASE_URL's server: use a scratch database), with MAX_UPLOAD_BYTES
  * raised to fit the file. Writes a companies file of `--rows` rows (country by
  * ISO code, money with its currency, tags, and a custom picklist whose values
@@ -34,10 +34,12 @@ const { values } = parseArgs({
     mode: { type: 'string', default: 'allOrNothing' },
     // Between one list request of the other user (and a read of the job) and the next: a user paging, not a loop.
     interval: { type: 'string', default: '100' },
+    // The server package run: this one, or a worktree of an older commit to compare with.
+    'server-root': { type: 'string', default: path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..') },
   },
 });
 const rows = Number(values.rows);
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const root = path.resolve(values['server-root']);
 const email = 'bench-import-jobs@bench.example';
 const password = 'a long bench passphrase';
 

@@ -4,7 +4,7 @@
  *
  *   node --import tsx bench/import.ts [--rows 10000] [--server-root <dir>] [--file bomb.xlsx]
  *
- * Starts `src/main.ts` of `--server-root` (this package by default: point it
+ * Starts the server of `--server-root` (this package by default: point it
  * at a worktree of an older commit to compare) as a child process on a fresh
  * PGlite data directory (or DATABASE_URL's server), imports `--rows`
  * companies from a CSV (or posts `--file` as it is), and meanwhile sends

@@ -52,6 +52,7 @@ import {
   type ScenarioGoals,
   type StatementCount,
 } from './report.ts';
+import { serverCommand } from './server-process.ts';
 import { startStatementCounter, textDigest } from './statement-counter.ts';
 
 const { values } = parseArgs({
@@ -636,7 +637,7 @@ function startServer(port: number, databaseUrl: string | undefined): ChildProces
   };
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
   else delete env.DATABASE_URL;
-  return spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  return spawn(process.execPath, serverCommand(serverRoot ?? serverDir), {
     cwd: serverRoot ?? serverDir,
     env,
     stdio: 'inherit',

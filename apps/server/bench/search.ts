@@ -20,6 +20,7 @@ import { parseArgs } from 'node:util';
 import { companies } from '@data-platform/shared/entities/companies';
 import { sql } from 'drizzle-orm';
 import { benchAccount, benchTarget, ensureBenchAccount, ensureSeeded, openTarget } from './prepare.ts';
+import { serverCommand } from './server-process.ts';
 
 const { values } = parseArgs({
   options: {
@@ -55,7 +56,7 @@ const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.
 env.LOG_LEVEL = 'warn';
 if (target.url) env.DATABASE_URL = target.url;
 else delete env.DATABASE_URL;
-const server = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+const server = spawn(process.execPath, serverCommand(path.resolve(import.meta.dirname, '..')), {
   cwd: path.resolve(import.meta.dirname, '..'),
   env,
   stdio: 'inherit',

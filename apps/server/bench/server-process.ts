@@ -1,4 +1,5 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 
 /** A server started by `startBenchServer`. */
@@ -11,7 +12,7 @@ export interface BenchServer {
 }
 
 export interface BenchServerOptions {
-  /** The server package whose `src/main.ts` runs, from that directory: this one, or a worktree of an older commit. */
+  /** The server package that runs (see `serverCommand`), from that directory: this one, or a worktree of an older commit. */
   root: string;
   /** The server's DATA_DIR: a fresh one for each run. */
   dataDir: string;
@@ -28,13 +29,24 @@ export interface BenchServerOptions {
 }
 
 /**
+ * Node's arguments that run the server package at `root` as `npm start` does:
+ * its bundle, built here first (well under a second). A worktree of a commit
+ * from before the server was bundled (no build.ts) runs its source with tsx.
+ */
+export function serverCommand(root: string): string[] {
+  if (!existsSync(path.join(root, 'build.ts'))) return ['--import', 'tsx', path.join(root, 'src/main.ts')];
+  execFileSync(process.execPath, ['--import', 'tsx', 'build.ts'], { cwd: root, stdio: 'inherit' });
+  return [path.join(root, 'dist/start.js')];
+}
+
+/**
  * Starts the real server as a child process (so that the bench and the server
  * do not share an event loop), without demo data, and waits until it says it
  * is ready; throws with the end of its output when it exits first.
  */
 export async function startBenchServer(options: BenchServerOptions): Promise<BenchServer> {
   const { root, nodeArgs = [], stopSignal = 'SIGKILL' } = options;
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(root, 'src/main.ts')], {
+  const child = spawn(process.execPath, [...nodeArgs, ...serverCommand(root)], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {

@@ -1,5 +1,4 @@
 import path from 'node:path';
-import v8 from 'node:v8';
 import pino from 'pino';
 import { configFromEnv } from './config.ts';
 import { boxed } from './console-box.ts';
@@ -12,11 +11,6 @@ import { claimDataDir } from './server-pid.ts';
 
 /** How long a stop waits for the requests in progress before it ends them. */
 const STOP_LIMIT_MS = 20_000;
-
-// After a full collection V8 lets the heap grow up to 4 times what is alive before the next: an import
-// job, whose batches outlive the young generation while the database writes them, took the server from
-// 155 to 537 MB with 100 MB alive. Growing by half instead: 343 MB at 1,000,000 rows, for 3-7 % of its time.
-v8.setFlagsFromString('--heap-growing-percent=50');
 
 const config = configFromEnv();
 /** Short lines for people (LOG_FORMAT=text, the default), or pino's JSON lines for a log collector. */

@@ -29,7 +29,7 @@ const startEnv = { LOG_FORMAT: 'text', LOG_REQUESTS: 'false' };
 function adminReset(data: ServerData, args: string[]): Promise<{ code: number | null; output: string }> {
   const env = { ...process.env };
   for (const name of ['DATABASE_URL', 'DATA_DIR', 'ADMIN_PASSWORD']) delete env[name];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/admin-reset.ts', ...args], {
+  const child = spawn(process.execPath, ['dist/admin-reset.js', ...args], {
     cwd: serverRoot,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...env, DATA_DIR: data.dataDir, ...(data.databaseUrl ? { DATABASE_URL: data.databaseUrl } : {}) },

@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { buildServer } from '../../build.ts';
 import { openDatabase } from '../db/client.ts';
 import { createScratchDatabase } from './test-server.ts';
 
@@ -13,6 +14,8 @@ import { createScratchDatabase } from './test-server.ts';
  * that `CREATE DATABASE … TEMPLATE` copies.
  */
 export async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // Server processes in tests run the bundle `npm start` runs (testing/server-process.ts), built from this source.
+  await buildServer();
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (adminUrl) {
     const template = await createScratchDatabase(adminUrl);

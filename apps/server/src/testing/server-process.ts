@@ -8,14 +8,15 @@ import { openDatabase } from '../db/client.ts';
 import { createScratchDatabase, TEST_ADMIN_EMAIL, TEST_ADMIN_PASSWORD } from './test-server.ts';
 
 /**
- * The real server as its own process (`node --import tsx src/main.ts`), for
+ * The real server as its own process (`node dist/start.js`, as `npm start` runs
+ * it; the tests' global set-up builds it from the source), for
  * what a server inside the test process cannot show: that the process stays
  * up, that it survives kill -9 and starts again on the same data, that it
  * stops well on a signal.
  */
 
 const serverRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const mainEntry = path.join(serverRoot, 'src/main.ts');
+const mainEntry = path.join(serverRoot, 'dist/start.js');
 
 export interface Exit {
   code: number | null;
@@ -77,7 +78,7 @@ export async function serverData(kind: 'pglite' | 'postgres'): Promise<ServerDat
 }
 
 /**
- * Starts `src/main.ts` in a child process on `data`, on a free loopback port,
+ * Starts `dist/start.js` in a child process on `data`, on a free loopback port,
  * with the test administrator and without the demo dataset; `env` adds or
  * overrides variables (LOG_LEVEL info with LOG_REQUESTS and LOG_FORMAT json:
  * the log is where a test sees a request arrive).
@@ -89,7 +90,7 @@ export function spawnServerProcess(
   const inherited = { ...process.env };
   // The outer environment's server settings must not leak into the child (a developer's DATABASE_URL).
   for (const name of ['DATABASE_URL', 'SMTP_URL', 'PUBLIC_URL', 'HOST', 'PORT', 'DATA_DIR']) delete inherited[name];
-  const child = spawn(process.execPath, ['--import', 'tsx', mainEntry], {
+  const child = spawn(process.execPath, [mainEntry], {
     cwd: serverRoot,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
