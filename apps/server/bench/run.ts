@@ -637,7 +637,9 @@ function startServer(port: number, databaseUrl: string | undefined): ChildProces
   };
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
   else delete env.DATABASE_URL;
-  return spawn(process.execPath, serverCommand(serverRoot ?? serverDir), {
+  // BENCH_SERVER_ARGS: Node options for the server only, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" (it stops on SIGTERM).
+  const nodeArgs = (process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean);
+  return spawn(process.execPath, [...nodeArgs, ...serverCommand(serverRoot ?? serverDir)], {
     cwd: serverRoot ?? serverDir,
     env,
     stdio: 'inherit',
