@@ -205,7 +205,10 @@ try {
   let job = (await start.json()) as ImportJob;
   if (start.status !== 202) throw new Error(`Start: ${start.status} ${JSON.stringify(job)}`);
   const latencies: number[] = [];
+  /** When the job was first seen writing: an all-or-nothing job checks every row before (to the next poll). */
+  let writingSeen: number | null = null;
   while (!['succeeded', 'failed', 'cancelled', 'rolledBack'].includes(job.status)) {
+    if (writingSeen === null && job.status === 'writing') writingSeen = performance.now();
     const t = performance.now();
     const list = await fetch(`${server.url}/api/v1/companies?pageSize=50`, { headers: auth });
     await list.arrayBuffer();
@@ -229,6 +232,7 @@ try {
         created: job.created,
         failed: job.failed,
         seconds: Math.round(seconds * 10) / 10,
+        checkingSeconds: writingSeen === null ? null : Math.round(((writingSeen - started) / 1000) * 10) / 10,
         rowsPerSecond: Math.round(rows / seconds),
         copySeconds: copy === null ? null : Math.round(copy * 100) / 100,
         shareOfCopy: copy === null ? null : `${Math.round((copy / seconds) * 1000) / 10} %`,
