@@ -31,8 +31,8 @@ const { values } = parseArgs({
 const scale = Number(values.scale);
 const formats = values.formats.split(',').filter((format) => format === 'csv' || format === 'xlsx');
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-/** The 8 columns of bench/export.ts's narrow export. */
-const EIGHT = 'name,website,city,hqCountryId,industry,stage,foundedYear,employees';
+/** bench/export.ts's narrow export: these fields and the ID, revenue as its amount and currency (9 columns). */
+const EIGHT = 'name,city,industry,stage,employees,revenue,hqCountryId';
 
 async function memoryMb(pid: number): Promise<{ rss: number; peak: number }> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
