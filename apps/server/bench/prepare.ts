@@ -148,5 +148,11 @@ export async function ensureSeeded(
   });
   const seconds = Math.round((performance.now() - started) / 100) / 10;
   log(`Seeded ${tables.reduce((sum, t) => sum + t.rows, 0)} rows in ${seconds} s`);
+  // Until a vacuum has marked the new rows' pages, the first reads of each page write it back (hint bits) and
+  // scans cannot skip the table: at 1,000,000 companies the runs right after a seed measured creates at a third,
+  // and page 1000 at a tenth, of a run after this vacuum.
+  const vacuumStarted = performance.now();
+  await database.db.execute(sql`vacuum (freeze, analyze)`);
+  log(`Vacuumed in ${Math.round((performance.now() - vacuumStarted) / 100) / 10} s`);
   return { seconds, tables };
 }
