@@ -93,3 +93,18 @@ export function backendsCpuDelta(before: Map<number, number>, after: Map<number,
   for (const [pid, ms] of after) total += ms - (before.get(pid) ?? 0);
   return total;
 }
+
+/**
+ * A process's resident memory now and at its peak so far (VmRSS and VmHWM of
+ * /proc/<pid>/status), in MB; null when the process is gone or /proc is not there.
+ */
+export function memoryOf(pid: number): { rssMb: number; peakMb: number } | null {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/status`, 'utf8');
+  } catch {
+    return null;
+  }
+  const mb = (name: string) => Math.round(Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(text)?.[1] ?? 0) / 1024);
+  return { rssMb: mb('VmRSS'), peakMb: mb('VmHWM') };
+}

@@ -14,11 +14,12 @@
  * bench/export.ts compares the export's own speed with `COPY` in one process.
  * Not a test: nothing here passes or fails.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { memoryOf } from './cpu.ts';
 import { benchAccount, benchTarget, ensureBenchAccount, ensureSeeded, openTarget } from './prepare.ts';
 import { startBenchServer } from './server-process.ts';
 
@@ -33,12 +34,6 @@ const formats = values.formats.split(',').filter((format) => format === 'csv' ||
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** bench/export.ts's narrow export: these fields and the ID, revenue as its amount and currency (9 columns). */
 const EIGHT = 'name,city,industry,stage,employees,revenue,hqCountryId';
-
-async function memoryMb(pid: number): Promise<{ rss: number; peak: number }> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0);
-  return { rss: Math.round(kb('VmRSS') / 1024), peak: Math.round(kb('VmHWM') / 1024) };
-}
 
 if (!process.env.DATABASE_URL) throw new Error('bench/export-jobs.ts runs on PostgreSQL: set DATABASE_URL');
 const target = await benchTarget(scale, process.env.DATABASE_URL);
@@ -69,7 +64,7 @@ for (const format of formats) {
       });
       const { accessToken } = (await login.json()) as { accessToken: string };
       const auth = { authorization: `Bearer ${accessToken}` };
-      const ready = await memoryMb(server.pid);
+      const ready = memoryOf(server.pid);
       const started = performance.now();
       const answer = await fetch(`${server.url}/api/v1/companies/exports`, {
         method: 'POST',
@@ -86,7 +81,7 @@ for (const format of formats) {
       }
       const seconds = (performance.now() - started) / 1000;
       if (job.status !== 'succeeded') throw new Error(`The export ended ${job.status}: ${JSON.stringify(job)}`);
-      const memory = await memoryMb(server.pid);
+      const memory = memoryOf(server.pid);
       const result = {
         format,
         columns: select ? 'ID + 8' : 'all fields',
@@ -94,8 +89,8 @@ for (const format of formats) {
         fileMb: Math.round((job.bytes / 1024 / 1024) * 10) / 10,
         seconds: Math.round(seconds * 10) / 10,
         rowsPerSecond: Math.round(job.rowsWritten / seconds),
-        serverReadyMb: ready.rss,
-        serverPeakMb: memory.peak,
+        serverReadyMb: ready?.rssMb ?? null,
+        serverPeakMb: memory?.peakMb ?? null,
       };
       console.log(JSON.stringify(result));
       results.push(result);

@@ -17,7 +17,7 @@
  * count, p50, p99 and max latency. On PostgreSQL it also times `COPY` of the
  * same rows, as the job stores them, into the same table (`copySeconds`) for the ratio.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +25,7 @@ import { parseArgs } from 'node:util';
 import type { ImportJob, ImportPreview } from '@data-platform/shared/imports';
 import ExcelJS from 'exceljs';
 import pg from 'pg';
+import { memoryOf } from './cpu.ts';
 import { startBenchServer } from './server-process.ts';
 
 const { values } = parseArgs({
@@ -79,12 +80,6 @@ async function fileOf(format: string): Promise<{ name: string; bytes: Buffer }> 
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
-
-async function peakMemoryMb(pid: number): Promise<number | null> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
-  const match = /VmHWM:\s+(\d+) kB/.exec(status);
-  return match ? Math.round(Number(match[1]) / 1024) : null;
-}
 
 /** What the job stores for the file's spellings: the country's ISO code, the custom picklist's option. */
 const countryCodes: Record<string, string> = { FR: 'FR', DE: 'DE', 'United States': 'US', gb: 'GB', Spain: 'ES' };
@@ -236,7 +231,7 @@ try {
         rowsPerSecond: Math.round(rows / seconds),
         copySeconds: copy === null ? null : Math.round(copy * 100) / 100,
         shareOfCopy: copy === null ? null : `${Math.round((copy / seconds) * 1000) / 10} %`,
-        serverPeakMb: await peakMemoryMb(server.pid),
+        serverPeakMb: memoryOf(server.pid)?.peakMb ?? null,
         listRequests: latencies.length,
         listP50Ms: Math.round(percentile(latencies, 0.5)),
         listP99Ms: Math.round(percentile(latencies, 0.99)),
