@@ -60,6 +60,10 @@ export class PostgresListener {
   private readonly minDelayMs: number;
   private readonly maxDelayMs: number;
   private readonly heartbeatMs: number;
+  /** The round trip on its way, shared by the calls made before it was sent. */
+  private roundTrip: Promise<void> | undefined;
+  /** The round trip to send once `roundTrip` is back, shared by the calls made meanwhile. */
+  private nextRoundTrip: Promise<void> | undefined;
 
   constructor(
     private readonly connectionString: string,
@@ -187,12 +191,37 @@ export class PostgresListener {
    * Resolves once every notification committed before the call has been
    * delivered: a round trip on the listening connection, whose server sends
    * the pending notifications before it answers (or at once when not
-   * listening: then no cache holds anything).
+   * listening: then no cache holds anything). Calls share round trips: a
+   * call joins the next one not yet sent (a round trip already on its way
+   * may have been sent before the change the caller must see committed), so
+   * however many requests ask at once, at most two are in flight.
    */
-  async caughtUp(): Promise<void> {
+  caughtUp(): Promise<void> {
     const client = this.client;
-    if (!client || this.connecting) return;
-    await client.query('select 1').catch((error: unknown) => this.lost(client, error));
+    if (!client || this.connecting) return Promise.resolve();
+    if (this.nextRoundTrip) return this.nextRoundTrip;
+    const current = this.roundTrip;
+    if (!current) return this.sendRoundTrip(client);
+    const next = current.then(() => {
+      this.nextRoundTrip = undefined;
+      return this.client === client && !this.connecting ? this.sendRoundTrip(client) : undefined;
+    });
+    this.nextRoundTrip = next;
+    return next;
+  }
+
+  private sendRoundTrip(client: pg.Client): Promise<void> {
+    const sent: Promise<void> = client
+      .query('select 1')
+      .then(
+        () => {},
+        (error: unknown) => this.lost(client, error),
+      )
+      .finally(() => {
+        if (this.roundTrip === sent) this.roundTrip = undefined;
+      });
+    this.roundTrip = sent;
+    return sent;
   }
 
   async close(): Promise<void> {

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashToken } from '../auth/tokens.ts';
 import { LISTENER_APPLICATION_NAME } from '../db/notifications.ts';
 import { signIn, signInWithPermissions, withToken } from '../testing/accounts.ts';
 import type { ApiClient } from '../testing/factories.ts';
@@ -125,6 +126,38 @@ describe.skipIf(!onPostgres)('two server processes on one PostgreSQL', () => {
     const created = await adminB.post('/api/v1/companies', { name: 'After the field', [key]: 'North' });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     expect((await adminB.get(`/api/v1/companies/${before.body.id}`)).body).toHaveProperty(key, null);
+  });
+
+  it('a change told behind a backlog of notifications still holds on the very next request', async () => {
+    // Process B holds a session and a field's definition in its caches.
+    const { body } = await signIn(urlB, TEST_ADMIN_EMAIL, TEST_ADMIN_PASSWORD);
+    const { b: session } = await usedOnBoth(body.accessToken);
+    const defined = await adminA.post('/api/v1/custom-data', { entity: 'companies', name: 'Stage', type: 'text' });
+    expect(defined.status, JSON.stringify(defined.body)).toBe(201);
+    const key = defined.body.key as string;
+    const seeded = await adminB.post('/api/v1/companies', { name: 'Seeded', [key]: 'Seed' });
+    expect(seeded.body).toHaveProperty(key, 'Seed');
+
+    // Its listening connection must first hear 200,000 notifications before the changes' own, which draws out
+    // the moment between a commit and its notification's arrival. They name sessions that do not exist, and
+    // differ (PostgreSQL sends identical ones of one transaction once).
+    const admin = new pg.Client({ connectionString: data?.databaseUrl });
+    await admin.connect();
+    try {
+      await admin.query(`select count(pg_notify('auth', 'session ' || -i)) from generate_series(1, 200000) as i`);
+      // Both changes made outside the API, by statements of their own, as another process or psql would.
+      await admin.query('delete from entity_field_types where id = $1', [defined.body.id]);
+      await admin.query('update sessions set revoked_at = now() where token_hash = $1', [hashToken(body.accessToken)]);
+    } finally {
+      await admin.end();
+    }
+    const [read, revoked] = await Promise.all([
+      adminB.get(`/api/v1/companies/${seeded.body.id}`),
+      session.get('/api/v1/auth/me'),
+    ]);
+    expect(read.status).toBe(200);
+    expect(read.body).not.toHaveProperty(key);
+    expect(revoked.status).toBe(401);
   });
 
   it('with the listening connections killed, a sign-out on one is still refused by the other, then again once they listen', {

@@ -2,7 +2,7 @@ import { requiredPermissions } from '@data-platform/shared/entities/access';
 import type { AccessAction } from '@data-platform/shared/entities/entity';
 import { findEntity } from '@data-platform/shared/entities/registry';
 import type { Permission } from '@data-platform/shared/permissions';
-import type { FastifyContextConfig, FastifyInstance, onSendHookHandler, RouteOptions } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, RouteOptions } from 'fastify';
 import { type Actor, anonymousActor, missingPermissions } from '../auth/actor.ts';
 import { recordAudit } from '../auth/audit.ts';
 import { authenticate } from '../auth/sessions.ts';
@@ -33,12 +33,6 @@ declare module 'fastify' {
      * entity's rights a request needs is checked with its input). Checked with the others, on the matched route.
      */
     anyOf?: readonly Permission[];
-    /**
-     * The route revokes sessions (sign-out, password change or reset): like
-     * every write to users, roles or custom fields, its answer waits until
-     * this process has heard the change's notification (Database.caughtUp).
-     */
-    revokesSessions?: boolean;
   }
   interface FastifyRequest {
     /** Who is acting; set before validation and before any handler runs. */
@@ -80,17 +74,6 @@ function neededByConfig(config: FastifyContextConfig): Permission[] {
     neededByRoute.set(config, needed);
   }
   return needed;
-}
-
-/** What the session and custom-field caches copy: users, roles, custom field definitions (and their groups). */
-const cachedResources = new Set(['users', 'roles', 'entityFieldTypes', 'customFieldGroups']);
-
-/** A write by a route that may change rows a cache copies (administration, users, roles, custom fields). */
-function changesCachedRows(method: string, config: FastifyContextConfig): boolean {
-  if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return false;
-  if (config.permission || config.revokesSessions) return true;
-  const accesses = config.access === undefined ? [] : Array.isArray(config.access) ? config.access : [config.access];
-  return accesses.some(({ resource }) => cachedResources.has(resource));
 }
 
 /** A route as the authentication step sees it. */
@@ -141,18 +124,8 @@ export function installAuth(app: FastifyInstance, database: Database, config: Co
   app.decorateRequest('actor', null as unknown as Actor);
   // The configuration is read when asked: a scope opened by openToEveryone sets `public` after this hook has run.
   const registered: { methods: string[]; url: string; route: RouteOptions }[] = [];
-  // A change to what the caches hold (auth/sessions.ts, crud/custom-fields.ts) is told to every process
-  // by a notification at commit; this process's own next request must not beat its own notification.
-  // Only routes that may change those rows wait, through a hook of their own: the others (every read)
-  // run no hook for it.
   app.addHook('onRoute', (route) => {
-    const methods = [route.method].flat();
-    registered.push({ methods, url: route.url, route });
-    if (!methods.some((method) => changesCachedRows(method, route.config ?? {}))) return;
-    const waitForOwnChange: onSendHookHandler = async (request) => {
-      if (changesCachedRows(request.method, request.routeOptions.config ?? {})) await database.caughtUp();
-    };
-    route.onSend = [...(route.onSend === undefined ? [] : [route.onSend].flat()), waitForOwnChange];
+    registered.push({ methods: [route.method].flat(), url: route.url, route });
   });
   const rules = () =>
     registered.flatMap(({ methods, url, route }) => methods.map((method) => ruleOf(method, url, route.config ?? {})));
@@ -168,6 +141,9 @@ export function installAuth(app: FastifyInstance, database: Database, config: Co
     if (request.is404) return;
     const routeConfig = request.routeOptions.config;
     if (routeConfig.public === true) return;
+    // The caches (sessions here, custom fields in the handlers) may answer only once every change
+    // committed before this request, by any process, has been heard: see Database.caughtUp.
+    await database.caughtUp();
     const match = /^Bearer\s+([A-Za-z0-9_-]{20,200})\s*$/.exec(request.headers.authorization ?? '');
     const actor = match ? await authenticate(database, config, match[1] as string) : undefined;
     if (!actor) throw unauthenticated();

@@ -138,7 +138,6 @@ export function registerAuthRoutes(app: FastifyInstance, context: CommandContext
   });
 
   api.post('/api/v1/auth/logout', {
-    config: { revokesSessions: true },
     schema: { tags, summary: 'Sign out (revokes the token)', response: { 204: z.null(), 401: errorBodySchema } },
     handler: async (request, reply) => {
       await revokeSession(database, request.actor.sessionId as number);
@@ -204,7 +203,7 @@ export function registerAuthRoutes(app: FastifyInstance, context: CommandContext
   });
 
   api.post('/api/v1/auth/reset-password', {
-    config: { public: true, revokesSessions: true },
+    config: { public: true },
     schema: {
       tags,
       summary: 'Set a new password with a mailed token',
@@ -247,7 +246,6 @@ export function registerAuthRoutes(app: FastifyInstance, context: CommandContext
   });
 
   api.post('/api/v1/auth/change-password', {
-    config: { revokesSessions: true },
     schema: {
       tags,
       summary: 'Change your own password',
