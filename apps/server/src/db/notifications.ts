@@ -189,7 +189,7 @@ export class PostgresListener {
 
   /**
    * Resolves once every notification committed before the call has been
-   * delivered: a round trip on the listening connection, whose server sends
+   * delivered: a round trip (an empty statement) on the listening connection, whose server sends
    * the pending notifications before it answers (or at once when not
    * listening: then no cache holds anything). Calls share round trips: a
    * call joins the next one not yet sent (a round trip already on its way
@@ -211,8 +211,10 @@ export class PostgresListener {
   }
 
   private sendRoundTrip(client: pg.Client): Promise<void> {
+    // An empty statement: nothing to parse, plan or run, and still answered after the pending notifications
+    // (PostgreSQL sends them before every ReadyForQuery outside a transaction).
     const sent: Promise<void> = client
-      .query('select 1')
+      .query('')
       .then(
         () => {},
         (error: unknown) => this.lost(client, error),

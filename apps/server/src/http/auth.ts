@@ -2,7 +2,7 @@ import { requiredPermissions } from '@data-platform/shared/entities/access';
 import type { AccessAction } from '@data-platform/shared/entities/entity';
 import { findEntity } from '@data-platform/shared/entities/registry';
 import type { Permission } from '@data-platform/shared/permissions';
-import type { FastifyContextConfig, FastifyInstance, RouteOptions } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, onSendHookHandler, RouteOptions } from 'fastify';
 import { type Actor, anonymousActor, missingPermissions } from '../auth/actor.ts';
 import { recordAudit } from '../auth/audit.ts';
 import { authenticate } from '../auth/sessions.ts';
@@ -33,6 +33,12 @@ declare module 'fastify' {
      * entity's rights a request needs is checked with its input). Checked with the others, on the matched route.
      */
     anyOf?: readonly Permission[];
+    /**
+     * The route revokes sessions (sign-out, password change or reset): like
+     * every write to users, roles or custom fields, its answer waits until
+     * this process has heard the change's notification (Database.caughtUp).
+     */
+    revokesSessions?: boolean;
   }
   interface FastifyRequest {
     /** Who is acting; set before validation and before any handler runs. */
@@ -74,6 +80,17 @@ function neededByConfig(config: FastifyContextConfig): Permission[] {
     neededByRoute.set(config, needed);
   }
   return needed;
+}
+
+/** What the session and custom-field caches copy: users, roles, custom field definitions (and their groups). */
+const cachedResources = new Set(['users', 'roles', 'entityFieldTypes', 'customFieldGroups']);
+
+/** A write by a route that may change rows a cache copies (administration, users, roles, custom fields). */
+function changesCachedRows(method: string, config: FastifyContextConfig): boolean {
+  if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return false;
+  if (config.permission || config.revokesSessions) return true;
+  const accesses = config.access === undefined ? [] : Array.isArray(config.access) ? config.access : [config.access];
+  return accesses.some(({ resource }) => cachedResources.has(resource));
 }
 
 /** A route as the authentication step sees it. */
@@ -124,8 +141,19 @@ export function installAuth(app: FastifyInstance, database: Database, config: Co
   app.decorateRequest('actor', null as unknown as Actor);
   // The configuration is read when asked: a scope opened by openToEveryone sets `public` after this hook has run.
   const registered: { methods: string[]; url: string; route: RouteOptions }[] = [];
+  // A change to what the caches hold (auth/sessions.ts, crud/custom-fields.ts) is told to every process
+  // by a notification at commit. Every request waits for those committed before it (below); the routes
+  // that may change those rows also wait before answering, so that what this process runs without a
+  // request after the answer (a job, a test reading the database object) sees the change too. The other
+  // routes (every read) run no hook for it.
   app.addHook('onRoute', (route) => {
-    registered.push({ methods: [route.method].flat(), url: route.url, route });
+    const methods = [route.method].flat();
+    registered.push({ methods, url: route.url, route });
+    if (!methods.some((method) => changesCachedRows(method, route.config ?? {}))) return;
+    const waitForOwnChange: onSendHookHandler = async (request) => {
+      if (changesCachedRows(request.method, request.routeOptions.config ?? {})) await database.caughtUp();
+    };
+    route.onSend = [...(route.onSend === undefined ? [] : [route.onSend].flat()), waitForOwnChange];
   });
   const rules = () =>
     registered.flatMap(({ methods, url, route }) => methods.map((method) => ruleOf(method, url, route.config ?? {})));

@@ -270,6 +270,8 @@ export class ExportRunner {
     if (!entity || !actor) throw new Refused('The account that asked for this export is no longer active');
     const missing = missingPermissions(actor, exportPermissions(entity) ?? []);
     if (missing.length > 0) throw new Refused(`Your role no longer allows this export: it needs ${missing.join(', ')}`);
+    // The job may have been asked of another process, naming a field defined there a moment ago (decision 0038).
+    await this.database.caughtUp();
     try {
       return await exportPlan(this.database, entity, actor, row.params);
     } catch (error) {

@@ -336,6 +336,8 @@ export class ImportRunner {
       return;
     }
     const settings = startImportSchema.parse(row.settings);
+    // The job may have been asked of another process, with a field defined there a moment ago (decision 0038).
+    await this.database.caughtUp();
     const described = await currentDescription(this.database, entity);
     let plan: RowPlan;
     try {

@@ -138,6 +138,7 @@ export function registerAuthRoutes(app: FastifyInstance, context: CommandContext
   });
 
   api.post('/api/v1/auth/logout', {
+    config: { revokesSessions: true },
     schema: { tags, summary: 'Sign out (revokes the token)', response: { 204: z.null(), 401: errorBodySchema } },
     handler: async (request, reply) => {
       await revokeSession(database, request.actor.sessionId as number);
@@ -203,7 +204,7 @@ export function registerAuthRoutes(app: FastifyInstance, context: CommandContext
   });
 
   api.post('/api/v1/auth/reset-password', {
-    config: { public: true },
+    config: { public: true, revokesSessions: true },
     schema: {
       tags,
       summary: 'Set a new password with a mailed token',
@@ -246,6 +247,7 @@ export function registerAuthRoutes(app: FastifyInstance, context: CommandContext
   });
 
   api.post('/api/v1/auth/change-password', {
+    config: { revokesSessions: true },
     schema: {
       tags,
       summary: 'Change your own password',
