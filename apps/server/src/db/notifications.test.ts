@@ -73,10 +73,15 @@ describe.skipIf(!adminUrl)('caughtUp', () => {
     }
     // Lost or not yet noticed: either way the call settles, and never rejects.
     await listener.caughtUp();
-    await expect.poll(async () => {
-      await writer.query('select pg_notify($1, $2)', [channel, 'again']);
-      await listener.caughtUp();
-      return heard.includes('again');
-    }, { timeout: 15_000, interval: 200 }).toBe(true);
+    await expect
+      .poll(
+        async () => {
+          await writer.query('select pg_notify($1, $2)', [channel, 'again']);
+          await listener.caughtUp();
+          return heard.includes('again');
+        },
+        { timeout: 15_000, interval: 200 },
+      )
+      .toBe(true);
   });
 });
