@@ -58,7 +58,7 @@ describe.skipIf(!adminUrl)('caughtUp', () => {
     expect(heard).toHaveLength(300);
   });
 
-  it('answers at once when the connection is lost, and waits for the next one once it listens again', async () => {
+  it('settles when the connection is lost, and is exact again once it listens again', async () => {
     const admin = new pg.Client({ connectionString: scratch?.url });
     await admin.connect();
     try {
