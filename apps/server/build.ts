@@ -21,7 +21,7 @@ import { build } from 'esbuild';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 /** Where the bundles go; every file there is rewritten by each build, none removed (a running server may read them). */
-export const serverDist = path.join(root, 'dist');
+const serverDist = path.join(root, 'dist');
 
 export async function buildServer(): Promise<void> {
   const manifest = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as {

@@ -169,11 +169,13 @@ export function installAuth(app: FastifyInstance, database: Database, config: Co
     if (request.is404) return;
     const routeConfig = request.routeOptions.config;
     if (routeConfig.public === true) return;
+    const match = /^Bearer\s+([A-Za-z0-9_-]{20,200})\s*$/.exec(request.headers.authorization ?? '');
+    // Without a token there is nothing to look up: refused at once, the database not asked.
+    if (!match) throw unauthenticated();
     // The caches (sessions here, custom fields in the handlers) may answer only once every change
     // committed before this request, by any process, has been heard: see Database.caughtUp.
     await database.caughtUp();
-    const match = /^Bearer\s+([A-Za-z0-9_-]{20,200})\s*$/.exec(request.headers.authorization ?? '');
-    const actor = match ? await authenticate(database, config, match[1] as string) : undefined;
+    const actor = await authenticate(database, config, match[1] as string);
     if (!actor) throw unauthenticated();
     request.actor = actor;
     const missing = missingPermissions(actor, neededByConfig(routeConfig));
