@@ -2,10 +2,10 @@ import type { EntityDescription } from '@data-platform/shared/entities/entity';
 import { entities } from '@data-platform/shared/entities/registry';
 import { ESTIMATED_COUNT_THRESHOLD } from '@data-platform/shared/query/list-query';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type ApiClient, adminClient, errorOf } from '../testing/factories.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
-import { plannedRows } from './list-count.ts';
+import { ESTIMATE_TTL_MS, plannedRows } from './list-count.ts';
 
 /**
  * Totals as the caller asks for them (`count=exact|planned|estimated`, none
@@ -124,5 +124,53 @@ describe('count=estimated', () => {
     const estimate = await planned(many);
     expect(estimate).toBeGreaterThan(ESTIMATED_COUNT_THRESHOLD);
     expect(await list({ ...many, count: 'estimated' })).toMatchObject({ total: estimate, totalExact: false });
+  });
+});
+
+describe("a filter's estimate, kept (decision 0039)", () => {
+  const kept = { 'filter[name][startsWith]': 'Kept' };
+
+  it('is reused for a while by the same filter, then asked again; a count is never kept', async () => {
+    await server.database.rows(
+      sql`insert into investors (name) select 'Kept ' || lpad(g::text, 5, '0') from generate_series(1, 12000) g`,
+    );
+    await server.database.rows(sql`analyze investors`);
+    const before = await planned(kept);
+    expect(before).toBeGreaterThan(ESTIMATED_COUNT_THRESHOLD);
+    expect(await list({ ...kept, count: 'estimated' })).toMatchObject({ total: before, totalExact: false });
+
+    // The planner changes its mind: 18,000 more, analyzed. The estimate kept is still the answer, planned too.
+    await server.database.rows(
+      sql`insert into investors (name) select 'Kept x' || lpad(g::text, 5, '0') from generate_series(1, 18000) g`,
+    );
+    await server.database.rows(sql`analyze investors`);
+    const after = await planned(kept);
+    expect(after).toBeGreaterThan(before + 10_000);
+    expect(await list({ ...kept, count: 'estimated' })).toMatchObject({ total: before, totalExact: false });
+    expect(await list({ ...kept, count: 'planned' })).toMatchObject({ total: before, totalExact: false });
+    // Another filter is another estimate; an exact count is counted.
+    expect(await list({ 'filter[name][startsWith]': 'Kept x', count: 'planned' })).toMatchObject({
+      total: await planned({ 'filter[name][startsWith]': 'Kept x' }),
+    });
+    expect(await list({ ...kept, count: 'exact' })).toMatchObject({ total: 30_000, totalExact: true });
+
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() + ESTIMATE_TTL_MS + 1);
+      expect(await list({ ...kept, count: 'estimated' })).toMatchObject({ total: after, totalExact: false });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('under the threshold, counts every time: rows added since the estimate are in the total', async () => {
+    expect(await list({ ...few, count: 'estimated' })).toMatchObject({ total: FEW, totalExact: true });
+    await server.database.rows(sql`insert into investors (name) select 'Few x' || g from generate_series(1, 7) g`);
+    expect(await list({ ...few, count: 'estimated' })).toMatchObject({ total: FEW + 7, totalExact: true });
+    const queried = await api.query('/api/v1/investors', {
+      filter: { name: { startsWith: 'Few' } },
+      count: 'estimated',
+    });
+    expect(queried.body).toMatchObject({ total: FEW + 7, totalExact: true });
   });
 });

@@ -1,6 +1,7 @@
 import type { EntityDescription } from '@data-platform/shared/entities/entity';
 import { type CountMode, ESTIMATED_COUNT_THRESHOLD, type ListQuery } from '@data-platform/shared/query/list-query';
 import { type SQL, sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { type Database, jsonValue, type RowsOptions } from '../db/client.ts';
 import { type ListScope, ROOT, whereSql } from './list-compiler.ts';
 
@@ -48,6 +49,18 @@ function tableEstimateSql(entity: EntityDescription): SQL {
     from pg_class c where c.oid = ${entity.table}::regclass)`;
 }
 
+function explainSql(entity: EntityDescription, query: Filtered, scope?: ListScope): SQL {
+  return sql`explain (format json) select 1 from ${sql.identifier(entity.table)} ${sql.identifier(ROOT)}
+      where ${whereSql(entity, query, scope)}`;
+}
+
+async function explainedRows(database: Database, explain: SQL): Promise<number> {
+  const [plan] = await database.rows<{ 'QUERY PLAN': unknown }>(explain);
+  const raw = plan?.['QUERY PLAN'];
+  const json = jsonValue(raw) as [{ Plan: { 'Plan Rows': number } }];
+  return Math.round(json[0].Plan['Plan Rows']);
+}
+
 /** The planner's estimate of the matching rows, from planning alone (nothing is read). */
 export async function plannedRows(
   database: Database,
@@ -55,13 +68,63 @@ export async function plannedRows(
   query: Filtered,
   scope?: ListScope,
 ): Promise<number> {
-  const [plan] = await database.rows<{ 'QUERY PLAN': unknown }>(
-    sql`explain (format json) select 1 from ${sql.identifier(entity.table)} ${sql.identifier(ROOT)}
-      where ${whereSql(entity, query, scope)}`,
-  );
-  const raw = plan?.['QUERY PLAN'];
-  const json = jsonValue(raw) as [{ Plan: { 'Plan Rows': number } }];
-  return Math.round(json[0].Plan['Plan Rows']);
+  return explainedRows(database, explainSql(entity, query, scope));
+}
+
+/** How long a filter's estimate is reused, and how many filters each database keeps (decision 0039). */
+export const ESTIMATE_TTL_MS = 10_000;
+const MAX_KEPT_ESTIMATES = 1_000;
+
+/** Filters' estimates per database, by their EXPLAIN's text and parameters, oldest first. */
+const keptEstimates = new WeakMap<Database, Map<string, { rows: number; until: number }>>();
+const dialect = new PgDialect();
+
+/**
+ * The planner's estimate as `plannedRows` gives it, reused for
+ * `ESTIMATE_TTL_MS` by the same filter (same text, same parameters, same row
+ * scope): a list paged, reloaded or opened by colleagues asks the planner once,
+ * and its total then needs no second statement (decision 0039). Kept per
+ * process: an estimate, which the planner itself only revises at the next
+ * ANALYZE or as the table grows.
+ */
+class EstimateCache {
+  private readonly kept: Map<string, { rows: number; until: number }>;
+  private readonly key: string;
+
+  constructor(
+    private readonly database: Database,
+    private readonly explain: SQL,
+  ) {
+    let kept = keptEstimates.get(database);
+    if (!kept) {
+      kept = new Map();
+      keptEstimates.set(database, kept);
+    }
+    this.kept = kept;
+    const { sql: text, params } = dialect.sqlToQuery(explain);
+    this.key = `${text}\u0000${JSON.stringify(params)}`;
+  }
+
+  /** The kept estimate, when it is still fresh. */
+  get fresh(): number | undefined {
+    const found = this.kept.get(this.key);
+    if (!found) return undefined;
+    if (found.until > Date.now()) return found.rows;
+    this.kept.delete(this.key);
+    return undefined;
+  }
+
+  /** Asks the planner and keeps its answer. */
+  async ask(): Promise<number> {
+    const rows = await explainedRows(this.database, this.explain);
+    this.kept.delete(this.key);
+    this.kept.set(this.key, { rows, until: Date.now() + ESTIMATE_TTL_MS });
+    if (this.kept.size > MAX_KEPT_ESTIMATES) {
+      const oldest = this.kept.keys().next().value;
+      if (oldest !== undefined) this.kept.delete(oldest);
+    }
+    return rows;
+  }
 }
 
 /** What a statement's total columns hold; bigint arrives as text on node-postgres. */
@@ -120,21 +183,45 @@ async function totalFromPlan(
   return { total: Number(counted?.total ?? 0), totalExact: true };
 }
 
-/** The total of a list as `mode` asks, without a page (the home page's counts). */
-export async function countRows(
+/**
+ * What a filtered `planned` or `estimated` total can be told from a kept
+ * estimate (`EstimateCache`): the total itself when no count is needed
+ * (`known`), or that the count must be exact (`mode` exact); the mode as asked
+ * when nothing is kept (`estimates` then asks the planner).
+ */
+function fromKeptEstimate(
   database: Database,
   entity: EntityDescription,
   query: Filtered,
   mode: CountMode,
   scope?: ListScope,
+): { known?: CountedTotal; mode: CountMode; estimates?: EstimateCache } {
+  if (mode === 'exact' || wholeTable(query, scope)) return { mode };
+  const estimates = new EstimateCache(database, explainSql(entity, query, scope));
+  const kept = estimates.fresh;
+  if (kept === undefined) return { mode, estimates };
+  if (mode === 'planned' || kept > ESTIMATED_COUNT_THRESHOLD)
+    return { known: { total: kept, totalExact: false }, mode };
+  return { mode: 'exact' };
+}
+
+/** The total of a list as `mode` asks, without a page (the home page's counts). */
+export async function countRows(
+  database: Database,
+  entity: EntityDescription,
+  query: Filtered,
+  asked: CountMode,
+  scope?: ListScope,
 ): Promise<CountedTotal> {
+  const { known, mode, estimates } = fromKeptEstimate(database, entity, query, asked, scope);
+  if (known) return known;
   const columns = totalColumnsSql(entity, query, mode, scope);
   if (columns) {
     const [found] = await database.rows<TotalColumns>(sql`select ${columns}`);
     const total = totalOf(found);
     if (total) return total;
   }
-  return totalFromPlan(database, entity, query, mode, scope);
+  return totalFromPlan(database, entity, query, mode, scope, estimates?.ask());
 }
 
 /**
@@ -144,8 +231,11 @@ export async function countRows(
  * - `exact`, and `planned`/`estimated` over a whole analyzed table: one
  *   statement, the page beside the total (a row with a null page row when
  *   the page is empty, so that the total still comes);
- * - `planned` filtered: the page and the planner's estimate side by side;
- * - `estimated` filtered: the page and the estimate side by side, then the
+ * - `planned` or `estimated` filtered, with the filter's estimate kept from
+ *   an earlier request (`EstimateCache`): the page alone when the estimate is
+ *   the answer, else one statement with the exact count, as `exact`;
+ * - `planned` filtered otherwise: the page and the planner's estimate side by side;
+ * - `estimated` filtered otherwise: the page and the estimate side by side, then the
  *   count only when the estimate is at most the threshold.
  * `options` apply to the statement that reads the page.
  */
@@ -157,11 +247,13 @@ export async function pageWithTotal<R extends { row: string }>(
   scope?: ListScope,
   options?: RowsOptions,
 ): Promise<{ rows: R[] } & ListTotal> {
-  const mode = query.count;
-  if (!mode) return { rows: await database.rows<R>(page, undefined, options), total: null, totalExact: null };
+  const asked = query.count;
+  if (!asked) return { rows: await database.rows<R>(page, undefined, options), total: null, totalExact: null };
+  const { known, mode, estimates } = fromKeptEstimate(database, entity, query, asked, scope);
+  if (known) return { rows: await database.rows<R>(page, undefined, options), ...known };
   const columns = totalColumnsSql(entity, query, mode, scope);
   if (!columns) {
-    const estimate = plannedRows(database, entity, query, scope);
+    const estimate = estimates ? estimates.ask() : plannedRows(database, entity, query, scope);
     // Heard now, so that a failing page does not leave it unhandled; awaited below.
     estimate.catch(() => undefined);
     const rows = await database.rows<R>(page, undefined, options);
