@@ -353,7 +353,7 @@ try {
           ? '; the floor ran one of them'
           : '; the floor ran none of them (its nearest equivalent)';
     console.log(
-      `\n${c.scenario}: ${c.statementsPerRequest} statements, ${c.parsesPerRequest} parsed, per request${floor}`,
+      `\n${c.scenario}: ${c.statementsPerRequest} statements, ${c.parsesPerRequest} parsed, ${c.roundTripsPerRequest} round trips (${c.emptyRoundTripsPerRequest} of them empty, on the listening connection), per request${floor}`,
     );
     for (const s of c.statements) console.log(`  ${s.perRequest.toFixed(2).padStart(5)} × ${s.text.slice(0, 150)}`);
   }
@@ -558,6 +558,7 @@ async function countStatements(
         requests: result.requests,
         statementsPerRequest: per(c.statements),
         roundTripsPerRequest: per(c.roundTrips),
+        emptyRoundTripsPerRequest: per(c.emptyRoundTrips),
         parsesPerRequest: per(c.parses),
         floorStatementSent: floor === undefined ? undefined : c.digests.has(textDigest(floor.text)),
         statements: [...c.texts].sort((a, b) => b[1] - a[1]).map(([text, n]) => ({ perRequest: per(n), text })),

@@ -7,6 +7,11 @@ export interface StatementCounts {
   statements: number;
   /** Waits for an answer: each 'Q', and each 'S' (Sync) closing an extended-protocol exchange. */
   roundTrips: number;
+  /**
+   * Empty simple queries (''): round trips that run, parse and plan nothing. The server sends them on its listening
+   * connection to have heard every notification committed before a request (decision 0038); not in `statements`.
+   */
+  emptyRoundTrips: number;
   /** Statements parsed ('P'), hence planned; a named statement reused is not parsed again. */
   parses: number;
   /** Each statement's text, its select lists abbreviated (see `abbreviate`), with how many times it ran. */
@@ -88,10 +93,14 @@ function frontendParser(counts: () => StatementCounts) {
     const c = counts();
     switch (String.fromCharCode(type)) {
       case 'Q': {
-        c.statements++;
         c.roundTrips++;
-        c.parses++;
         const text = cString(body, 0)[0];
+        if (text.trim() === '') {
+          c.emptyRoundTrips++;
+          break;
+        }
+        c.statements++;
+        c.parses++;
         ran(abbreviate(text), textDigest(text));
         break;
       }
@@ -142,7 +151,7 @@ function frontendParser(counts: () => StatementCounts) {
 }
 
 function emptyCounts(): StatementCounts {
-  return { statements: 0, roundTrips: 0, parses: 0, texts: new Map(), digests: new Set() };
+  return { statements: 0, roundTrips: 0, emptyRoundTrips: 0, parses: 0, texts: new Map(), digests: new Set() };
 }
 
 /**
