@@ -225,6 +225,8 @@ export const importStatuses = [
   'undone',
 ] as const;
 export type ImportStatus = (typeof importStatuses)[number];
+/** Hours an upload that no import was started from is kept; then it and its file are removed. */
+export const IMPORT_UPLOAD_HOURS = 24;
 /** Statuses of a job that is still going. */
 export const activeImportStatuses: readonly ImportStatus[] = ['queued', 'checking', 'writing', 'undoing'];
 

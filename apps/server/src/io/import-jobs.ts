@@ -2,6 +2,7 @@ import { rm } from 'node:fs/promises';
 import { findEntity } from '@data-platform/shared/entities/registry';
 import {
   activeImportStatuses,
+  IMPORT_UPLOAD_HOURS,
   type ImportJob,
   type ImportProblem,
   type ImportStatus,
@@ -288,6 +289,7 @@ export class ImportRunner {
   }
 
   private sweep(): void {
+    this.forgetOldUploads().catch((error: unknown) => this.log.error({ err: error }, 'Removing old uploads failed'));
     this.database
       .rows<{ id: number | string }>(
         sql`select id from imports
@@ -299,6 +301,20 @@ export class ImportRunner {
         for (const row of rows) this.enqueue(Number(row.id));
       })
       .catch((error: unknown) => this.log.error({ err: error }, 'Import sweep failed'));
+  }
+
+  /**
+   * Removes the uploads no import was started from within IMPORT_UPLOAD_HOURS,
+   * row first, then file: a file without its row is never read, and a row
+   * never points at a removed file. Any process may do it; each removes the
+   * files of the rows it deleted.
+   */
+  private async forgetOldUploads(): Promise<void> {
+    const removed = await this.database.rows<{ id: number | string }>(
+      sql`delete from imports where status = 'uploaded'
+        and created_at < now() - make_interval(hours => ${IMPORT_UPLOAD_HOURS}) returning id`,
+    );
+    for (const row of removed) await rm(uploadPath(this.dataDir, Number(row.id)), { force: true });
   }
 
   private enqueue(id: number): void {

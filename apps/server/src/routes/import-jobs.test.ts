@@ -1,3 +1,7 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { IMPORT_UPLOAD_HOURS } from '@data-platform/shared/imports';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInWithPermissions } from '../testing/accounts.ts';
 import { adminClient, type Factories, factories, unique } from '../testing/factories.ts';
@@ -334,5 +338,49 @@ describe('import jobs', () => {
     // Another importer sees none of them.
     const other = await signInWithPermissions(server, ['companies:read', 'companies:create', 'companies:import']);
     expect((await list('', other.token)).body.data).toEqual([]);
+  });
+});
+
+describe('uploads no import was started from', () => {
+  it(`are removed with their files after ${IMPORT_UPLOAD_HOURS} hours; others stay`, async () => {
+    const city = unique('Leftville');
+    const old = await uploadImport(server, 'companies', 'old.csv', companiesCsv(city, 3));
+    const fresh = await uploadImport(server, 'companies', 'fresh.csv', companiesCsv(city, 3));
+    expect([old.status, fresh.status]).toEqual([201, 201]);
+    const fileOf = (id: number) => path.join(server.dataDir, 'imports', String(id));
+    expect(existsSync(fileOf(old.body.uploadId))).toBe(true);
+    // An upload left a minute past the limit, and a job started from an upload as old: only the first goes.
+    const started = await importAll(server, 'companies', 'kept.csv', companiesCsv(city, 2));
+    await server.database.rows(
+      sql`update imports set created_at = now() - make_interval(hours => ${IMPORT_UPLOAD_HOURS}, mins => 1)
+        where id = any(${`{${old.body.uploadId},${started.id}}`}::bigint[])`,
+    );
+    const deadline = Date.now() + 15_000;
+    while (existsSync(fileOf(old.body.uploadId)) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(existsSync(fileOf(old.body.uploadId))).toBe(false);
+    const [gone] = await server.database.rows<{ n: number | string }>(
+      sql`select count(*) as n from imports where id = ${old.body.uploadId}`,
+    );
+    expect(Number(gone?.n)).toBe(0);
+    const preview = await server.fetch('/api/v1/imports/preview', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ entity: 'companies', uploadId: old.body.uploadId }),
+    });
+    expect(preview.status).toBe(404);
+    expect(((await preview.json()) as { error: { message: string } }).error.message).toContain(
+      `kept ${IMPORT_UPLOAD_HOURS} hours`,
+    );
+    // The fresh upload is still there and previews; the old job is still listed.
+    expect(existsSync(fileOf(fresh.body.uploadId))).toBe(true);
+    const again = await server.fetch('/api/v1/imports/preview', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ entity: 'companies', uploadId: fresh.body.uploadId }),
+    });
+    expect(again.status).toBe(200);
+    expect((await getImport(server, started.id)).body).toMatchObject({ id: started.id, status: 'succeeded' });
   });
 });

@@ -9,6 +9,7 @@ import type { EntityDescription } from '@data-platform/shared/entities/entity';
 import { entityList, findEntity } from '@data-platform/shared/entities/registry';
 import {
   activeImportStatuses,
+  IMPORT_UPLOAD_HOURS,
   type ImportJob,
   importJobSchema,
   importPreviewSchema,
@@ -25,7 +26,7 @@ import { type Actor, missingPermissions } from '../auth/actor.ts';
 import type { Config } from '../config.ts';
 import { currentDescription } from '../crud/custom-fields.ts';
 import type { Database } from '../db/client.ts';
-import { conflict, forbidden, invalid, notFound, tooLarge, unsupportedType } from '../domain/errors.ts';
+import { conflict, DomainError, forbidden, invalid, notFound, tooLarge, unsupportedType } from '../domain/errors.ts';
 import { errorBodySchema } from '../http/errors.ts';
 import { idParamsSchema } from '../http/record-params.ts';
 import { csvSafe } from '../io/export.ts';
@@ -85,7 +86,13 @@ export async function findUpload(database: Database, config: Config, actor: Acto
   const [row] = await database.rows<{ id: number | string; entity: string; file_name: string; status: string }>(
     sql`select id, entity, file_name, status from imports where id = ${id} and user_id = ${actor.userId}`,
   );
-  if (!row) throw notFound(`Upload ${id}`);
+  if (!row) {
+    throw new DomainError(
+      'notFound',
+      'not_found',
+      `Upload ${id} was not found: an upload no import was started from is kept ${IMPORT_UPLOAD_HOURS} hours; upload the file again`,
+    );
+  }
   if (row.status !== 'uploaded') {
     throw conflict('This upload was imported already; upload the file again to import it again');
   }
@@ -114,7 +121,7 @@ export function registerImportPreviewRoutes(app: FastifyInstance, database: Data
     schema: {
       tags: ['Imports'],
       summary: 'Upload a file to import, and preview it',
-      description: `multipart/form-data with one part named \`file\`: a CSV (UTF-8 with or without a byte order mark, UTF-16 with one, or Windows-1252, detected; comma, semicolon or tab, detected; quoted line breaks; CRLF or LF) or an XLSX workbook, at most ${config.maxUploadBytes} bytes (413 above, refused as it arrives). The entity is named in the query; the importer needs its create and import rights. Answers the preview with the suggested mapping (see \`POST /api/v1/imports/preview\`); nothing is imported until \`POST /api/v1/imports\`.`,
+      description: `multipart/form-data with one part named \`file\`: a CSV (UTF-8 with or without a byte order mark, UTF-16 with one, or Windows-1252, detected; comma, semicolon or tab, detected; quoted line breaks; CRLF or LF) or an XLSX workbook, at most ${config.maxUploadBytes} bytes (413 above, refused as it arrives). The entity is named in the query; the importer needs its create and import rights. Answers the preview with the suggested mapping (see \`POST /api/v1/imports/preview\`); nothing is imported until \`POST /api/v1/imports\`. An upload no import is started from within ${IMPORT_UPLOAD_HOURS} hours is removed with its file (then 404).`,
       querystring: uploadQuerySchema,
       consumes: ['multipart/form-data'],
       response: {
