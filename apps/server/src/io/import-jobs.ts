@@ -1,4 +1,5 @@
-import { rm } from 'node:fs/promises';
+import { readdir, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
 import { findEntity } from '@data-platform/shared/entities/registry';
 import {
   activeImportStatuses,
@@ -245,6 +246,47 @@ function writeFailure(error: unknown): string {
   return fields.length > 0 ? errorText(Object.fromEntries(fields)) : mapped.message;
 }
 
+/**
+ * Removes the files under `DATA_DIR/imports` that nothing will read: a file
+ * named by an import whose row is gone (a process stopped between deleting an
+ * old upload's row and its file) or whose job has ended, and a partial upload
+ * (`tmp-…`, left by a process stopped mid-upload) older than
+ * IMPORT_UPLOAD_HOURS, so that another process's upload in progress is never
+ * touched. Other names are left alone. Answers the names removed.
+ */
+export async function removeStrayUploads(database: Database, dataDir: string): Promise<string[]> {
+  const dir = path.join(dataDir, 'imports');
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const ids = names.filter((name) => /^\d+$/.test(name));
+  const held =
+    ids.length === 0
+      ? []
+      : await database.rows<{ id: number | string }>(
+          sql`select id from imports where id = any(${pgArrayLiteral(ids)}::bigint[])
+            and status = any(${pgArrayLiteral(['uploaded', ...activeImportStatuses])}::text[])`,
+        );
+  const keep = new Set(held.map((row) => String(row.id)));
+  const oldest = Date.now() - IMPORT_UPLOAD_HOURS * 3_600_000;
+  const removed: string[] = [];
+  for (const name of names) {
+    const file = path.join(dir, name);
+    const stray = /^\d+$/.test(name)
+      ? !keep.has(name)
+      : name.startsWith('tmp-') && (await modifiedBefore(file, oldest));
+    if (!stray) continue;
+    await rm(file, { force: true });
+    removed.push(name);
+  }
+  return removed;
+}
+
+async function modifiedBefore(file: string, time: number): Promise<boolean> {
+  return stat(file).then(
+    (found) => found.mtimeMs < time,
+    () => false,
+  );
+}
+
 /** Runs the jobs this process claims, one at a time, and takes over those whose process died. */
 export class ImportRunner {
   private sweeping?: NodeJS.Timeout;
@@ -263,6 +305,9 @@ export class ImportRunner {
   /** Starts taking jobs: now, and every few seconds those whose heartbeat stopped. */
   start(): void {
     this.stopping = false;
+    removeStrayUploads(this.database, this.dataDir).catch((error: unknown) =>
+      this.log.error({ err: error }, 'Removing stray import files failed'),
+    );
     this.sweep();
     this.sweeping = setInterval(() => this.sweep(), SWEEP_MS);
     this.sweeping.unref();

@@ -1,8 +1,10 @@
 import { existsSync } from 'node:fs';
+import { mkdir, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { IMPORT_UPLOAD_HOURS } from '@data-platform/shared/imports';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { removeStrayUploads } from '../io/import-jobs.ts';
 import { signInWithPermissions } from '../testing/accounts.ts';
 import { adminClient, type Factories, factories, unique } from '../testing/factories.ts';
 import { getImport, importAll, startImport, uploadImport, waitForImport } from '../testing/import-jobs.ts';
@@ -382,5 +384,33 @@ describe('uploads no import was started from', () => {
     });
     expect(again.status).toBe(200);
     expect((await getImport(server, started.id)).body).toMatchObject({ id: started.id, status: 'succeeded' });
+  });
+});
+
+describe('stray import files', () => {
+  it('removes files of gone or ended imports and old partial uploads, and keeps the rest', async () => {
+    const dir = path.join(server.dataDir, 'imports');
+    await mkdir(dir, { recursive: true });
+    const city = unique('Strayville');
+    const kept = await uploadImport(server, 'companies', 'kept.csv', companiesCsv(city, 2));
+    const ended = await importAll(server, 'companies', 'ended.csv', companiesCsv(city, 2));
+    const put = async (name: string, hoursAgo = 0) => {
+      await writeFile(path.join(dir, name), 'x');
+      const when = new Date(Date.now() - hoursAgo * 3_600_000);
+      await utimes(path.join(dir, name), when, when);
+    };
+    await put('987654321'); // no such import
+    await put(String(ended.id)); // its job has ended: its file was removed, as a stopped process might not have
+    const left = `tmp-${unique('left')}`;
+    await put(left, IMPORT_UPLOAD_HOURS + 1); // a process stopped mid-upload a day ago
+    const uploading = `tmp-${unique('now')}`;
+    await put(uploading); // another process's upload in progress
+    await put('notes.txt', IMPORT_UPLOAD_HOURS + 1); // not ours to judge
+
+    const removed = await removeStrayUploads(server.database, server.dataDir);
+    expect(removed.sort()).toEqual(['987654321', String(ended.id), left].sort());
+    for (const name of [String(kept.body.uploadId), uploading, 'notes.txt']) {
+      expect(existsSync(path.join(dir, name)), name).toBe(true);
+    }
   });
 });
