@@ -39,7 +39,9 @@ export class DomainError extends Error {
   }
 }
 
-export const notFound = (what: string) => new DomainError('notFound', 'not_found', `${what} was not found`);
+/** The thing is not there; `why`, when given, says what the caller can do about it. */
+export const notFound = (what: string, why?: string) =>
+  new DomainError('notFound', 'not_found', why ? `${what} was not found: ${why}` : `${what} was not found`);
 
 /** The actor lacks these permissions. */
 export const forbidden = (missing: readonly string[]) =>

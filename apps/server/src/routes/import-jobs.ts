@@ -26,7 +26,7 @@ import { type Actor, missingPermissions } from '../auth/actor.ts';
 import type { Config } from '../config.ts';
 import { currentDescription } from '../crud/custom-fields.ts';
 import type { Database } from '../db/client.ts';
-import { conflict, DomainError, forbidden, invalid, notFound, tooLarge, unsupportedType } from '../domain/errors.ts';
+import { conflict, forbidden, invalid, notFound, tooLarge, unsupportedType } from '../domain/errors.ts';
 import { errorBodySchema } from '../http/errors.ts';
 import { idParamsSchema } from '../http/record-params.ts';
 import { csvSafe } from '../io/export.ts';
@@ -87,10 +87,9 @@ export async function findUpload(database: Database, config: Config, actor: Acto
     sql`select id, entity, file_name, status from imports where id = ${id} and user_id = ${actor.userId}`,
   );
   if (!row) {
-    throw new DomainError(
-      'notFound',
-      'not_found',
-      `Upload ${id} was not found: an upload no import was started from is kept ${IMPORT_UPLOAD_HOURS} hours; upload the file again`,
+    throw notFound(
+      `Upload ${id}`,
+      `an upload no import was started from is kept ${IMPORT_UPLOAD_HOURS} hours; upload the file again`,
     );
   }
   if (row.status !== 'uploaded') {
