@@ -75,6 +75,8 @@ const HEARTBEAT_MS = 3_000;
 const PAUSE_MS = 5;
 const pause = () => new Promise<void>((resolve) => setTimeout(resolve, PAUSE_MS));
 const SWEEP_MS = 4_000;
+/** How often a runner's sweep also removes expired uploads: a day's limit needs no finer grain than a minute. */
+const FORGET_EVERY_MS = 60_000;
 
 interface JobRow {
   id: number | string;
@@ -280,6 +282,22 @@ export async function removeStrayUploads(database: Database, dataDir: string): P
   return removed;
 }
 
+/**
+ * Removes the uploads no import was started from within IMPORT_UPLOAD_HOURS,
+ * row first, then file: a file without its row is never read, and a row
+ * never points at a removed file. Any process may do it; each removes the
+ * files of the rows it deleted. Answers the ids removed.
+ */
+export async function forgetOldUploads(database: Database, dataDir: string): Promise<number[]> {
+  const removed = await database.rows<{ id: number | string }>(
+    sql`delete from imports where status = 'uploaded'
+      and created_at < now() - make_interval(hours => ${IMPORT_UPLOAD_HOURS}) returning id`,
+  );
+  const ids = removed.map((row) => Number(row.id));
+  for (const id of ids) await rm(uploadPath(dataDir, id), { force: true });
+  return ids;
+}
+
 async function modifiedBefore(file: string, time: number): Promise<boolean> {
   return stat(file).then(
     (found) => found.mtimeMs < time,
@@ -295,6 +313,8 @@ export class ImportRunner {
   private queue = Promise.resolve();
   private stopping = false;
   private readonly wanted = new Set<number>();
+  /** When this process last removed expired uploads (never, at first). */
+  private forgotAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly database: Database,
@@ -334,7 +354,12 @@ export class ImportRunner {
   }
 
   private sweep(): void {
-    this.forgetOldUploads().catch((error: unknown) => this.log.error({ err: error }, 'Removing old uploads failed'));
+    if (Date.now() - this.forgotAt >= FORGET_EVERY_MS) {
+      this.forgotAt = Date.now();
+      forgetOldUploads(this.database, this.dataDir).catch((error: unknown) =>
+        this.log.error({ err: error }, 'Removing old uploads failed'),
+      );
+    }
     this.database
       .rows<{ id: number | string }>(
         sql`select id from imports
@@ -346,20 +371,6 @@ export class ImportRunner {
         for (const row of rows) this.enqueue(Number(row.id));
       })
       .catch((error: unknown) => this.log.error({ err: error }, 'Import sweep failed'));
-  }
-
-  /**
-   * Removes the uploads no import was started from within IMPORT_UPLOAD_HOURS,
-   * row first, then file: a file without its row is never read, and a row
-   * never points at a removed file. Any process may do it; each removes the
-   * files of the rows it deleted.
-   */
-  private async forgetOldUploads(): Promise<void> {
-    const removed = await this.database.rows<{ id: number | string }>(
-      sql`delete from imports where status = 'uploaded'
-        and created_at < now() - make_interval(hours => ${IMPORT_UPLOAD_HOURS}) returning id`,
-    );
-    for (const row of removed) await rm(uploadPath(this.dataDir, Number(row.id)), { force: true });
   }
 
   private enqueue(id: number): void {
