@@ -3,7 +3,8 @@ import { entities } from '@data-platform/shared/entities/registry';
 import { ESTIMATED_COUNT_THRESHOLD } from '@data-platform/shared/query/list-query';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type ApiClient, adminClient, errorOf } from '../testing/factories.ts';
+import { signInWithPermissions } from '../testing/accounts.ts';
+import { type ApiClient, adminClient, apiClient, errorOf } from '../testing/factories.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
 import { ESTIMATE_TTL_MS, plannedRows } from './list-count.ts';
 
@@ -161,6 +162,36 @@ describe("a filter's estimate, kept (decision 0039)", () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it("is never another row scope's: a reader limited to fewer rows gets the planner's estimate of their own", async () => {
+    // 12,000 invited users and 12 active ones, all named "Scoped …". A reader without users:read sees only
+    // users who accepted (the users' limitedRead), so the planner expects far fewer rows for them.
+    await server.database.rows(
+      sql`insert into users (email, first_name, last_name, status)
+        select 'scoped-' || g || '@test.example', 'Scoped', lpad(g::text, 5, '0'),
+          case when g <= 12 then 'active' else 'invited' end
+        from generate_series(1, 12012) g`,
+    );
+    await server.database.rows(sql`analyze users`);
+    const scoped = { select: 'fullName', pageSize: 2, 'filter[fullName][startsWith]': 'Scoped', count: 'planned' };
+    const everyone = await api.list('/api/v1/users', scoped);
+    expect(everyone.status, JSON.stringify(everyone.body)).toBe(200);
+    expect(everyone.body.total).toBeGreaterThan(ESTIMATED_COUNT_THRESHOLD);
+
+    const reader = await signInWithPermissions(server, ['companies:read']);
+    const limited = apiClient(server.url, { authorization: `Bearer ${reader.token}` });
+    const theirs = await limited.list('/api/v1/users', scoped);
+    expect(theirs.status, JSON.stringify(theirs.body)).toBe(200);
+    expect(theirs.body).toMatchObject({ totalExact: false });
+    expect(theirs.body.total).toBeLessThan(1_000);
+    // Estimated, the limited reader's few rows are counted: 12 accepted users named so.
+    expect((await limited.list('/api/v1/users', { ...scoped, count: 'estimated' })).body).toMatchObject({
+      total: 12,
+      totalExact: true,
+    });
+    // And the administrator's estimate is still their own.
+    expect((await api.list('/api/v1/users', scoped)).body.total).toBe(everyone.body.total);
   });
 
   it('under the threshold, counts every time: rows added since the estimate are in the total', async () => {
