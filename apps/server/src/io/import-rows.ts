@@ -304,17 +304,31 @@ async function referencedRecords(
   return found;
 }
 
+/**
+ * The entity a reference cell names a record of: the field's own target, or
+ * for the record a note, file or task is on (`attachedTo`), the record type
+ * the same row gives (undefined while it gives none).
+ */
+function referenceTarget(plan: RowPlan, target: ImportTarget, row: ReadRow): string | undefined {
+  if (target.field.to) return target.field.to;
+  const attached = plan.entity.attachedTo;
+  if (!attached || target.name !== attached.idField) return undefined;
+  const type = row.values[attached.entityField];
+  return typeof type === 'string' && findEntity(type)?.attachable ? type : undefined;
+}
+
 /** References by text → ids, for the batch; a text that matches nothing or several records is the row's problem. */
 async function resolveReferences(database: Database, plan: RowPlan, rows: ReadRow[]): Promise<void> {
-  const references = plannedTargets(plan)
-    .filter((target) => target.field.type === 'reference' && target.field.to)
-    .map((target) => ({ target }));
+  const attached = plan.entity.attachedTo;
+  const references = plannedTargets(plan).filter(
+    (target) => target.field.type === 'reference' && (target.field.to || target.name === attached?.idField),
+  );
   const textsByEntity = new Map<string, Set<string>>();
   for (const row of rows) {
-    for (const { target } of references) {
+    for (const target of references) {
       const value = row.values[target.name];
-      if (typeof value !== 'string' || value === '') continue;
-      const to = target.field.to as string;
+      const to = referenceTarget(plan, target, row);
+      if (typeof value !== 'string' || value === '' || !to) continue;
       textsByEntity.set(to, (textsByEntity.get(to) ?? new Set()).add(value));
     }
   }
@@ -323,10 +337,18 @@ async function resolveReferences(database: Database, plan: RowPlan, rows: ReadRo
     idsByEntity.set(to, await referencedRecords(database, plan.actor, to, texts));
   }
   for (const row of rows) {
-    for (const { target } of references) {
+    for (const target of references) {
       const value = row.values[target.name];
       if (typeof value !== 'string' || value === '') continue;
-      const to = target.field.to as string;
+      const to = referenceTarget(plan, target, row);
+      if (!to) {
+        // Its record type is missing or not one records attach to: that column says so.
+        delete row.values[target.name];
+        if (attached && !row.problems[attached.entityField]) {
+          row.problems[target.name] = 'Give the record type in its own column to find this record';
+        }
+        continue;
+      }
       const label = findEntity(to)?.label.toLowerCase() ?? to;
       const found = idsByEntity.get(to)?.get(value.toLowerCase());
       if (found === undefined) row.problems[target.name] = `No ${label} named ${value}`;

@@ -219,6 +219,34 @@ describe('import preview', () => {
     expect(await countCompanies()).toBe(before);
   });
 
+  it('finds the record a note is on by its id or name, in the record type the same row gives', async () => {
+    const company = await make.company({ name: unique('Noted Co') });
+    const deal = await make.deal({ name: unique('Noted deal') });
+    const csv = [
+      'Record type,Record,Note',
+      `Company,${company.id},By id`,
+      `deals,${String(deal.name).toUpperCase()},"By name, any case"`,
+      `companies,${deal.name},A deal's name is no company's`,
+      `Tasks,${company.id},Not a record type`,
+    ].join('\n');
+    const uploaded = await upload('notes.csv', csv, 'notes');
+    expect(uploaded.status, JSON.stringify(uploaded.body)).toBe(201);
+    const checked = await preview({
+      entity: 'notes',
+      uploadId: uploaded.body.uploadId,
+      mapping: [{ field: 'entity' }, { field: 'recordId' }, { field: 'body' }],
+      values: { entity: { Company: 'companies', deals: 'deals', companies: 'companies' } },
+    });
+    expect(checked.status, JSON.stringify(checked.body)).toBe(200);
+    const [byId, byName, wrongType, noType] = checked.body.rows;
+    expect(byId).toMatchObject({ values: { entity: 'companies', recordId: company.id }, problems: {} });
+    expect(byId?.names.recordId).toBe(company.name);
+    expect(byName).toMatchObject({ values: { entity: 'deals', recordId: deal.id }, problems: {} });
+    expect(wrongType?.problems.recordId).toBe(`No company named ${deal.name}`);
+    expect(noType?.problems.entity).toBeTruthy();
+    expect(noType?.values.recordId).toBeUndefined();
+  });
+
   it('suggests an amount column for the money field itself, and says a row without its currency needs one', async () => {
     const uploaded = await upload(
       'money.csv',
