@@ -52,12 +52,11 @@ export function keepsHistory(entity: EntityDescription): boolean {
 export type ChangesFrom = 'created' | 'updated' | 'deleted';
 
 /**
- * A new row's changes from its own columns (`c` as `returning t.*` gives
- * it): the same object `changesSql('created')` reads from its JSON, each
- * value built once instead of the row's JSON and then its pairs (a third of
- * an import's insert statement).
+ * A row's values as a created entry keeps them, from its own columns (`c`,
+ * the table's row): the same object `changesSql('created')` reads from its
+ * JSON. What an elided created entry is told from (history-told.ts).
  */
-function createdChangesFromColumns(entity: EntityDescription): SQL {
+export function createdChangesFromColumns(entity: EntityDescription): SQL {
   const fields = Object.entries(allFields(entity)).filter(([name]) => !bookkeeping.includes(name));
   const pairs = fields.map(
     ([name, field]) => sql`${nameLiteral(name)}::text, jsonb_build_array(null, ${jsonValueExpr('c', name, field)})`,
@@ -101,7 +100,11 @@ export interface HistoryInsert {
   snapshot?: unknown;
   /** Leaves out the entries on this record's own timeline (the rows deleted with it). */
   except?: { entity: string; id: number };
-  /** The source's rows are the table's own columns (`returning t.*`), not `(id, j)`; for new rows only. */
+  /**
+   * The source's rows are the table's own columns (`returning t.*`), not
+   * `(id, j)`; for new rows only, whose entries then elide their values
+   * (`changes_elided`, docs/decisions/0040): an import's rows.
+   */
   fromColumns?: boolean;
 }
 
@@ -115,7 +118,8 @@ export function historyInsertSql(entity: EntityDescription, source: SQL, insert:
   const timelines = timelinesOf(entity, insert.fromColumns);
   if (timelines.length === 0) return undefined;
   if (insert.fromColumns && insert.changes !== 'created') throw new Error('Only new rows are read from their columns');
-  const changes = insert.fromColumns ? createdChangesFromColumns(entity) : changesSql(insert.changes);
+  // A new row's values are in the row itself: told from it when read, not written twice (decision 0040).
+  const changes = insert.fromColumns ? sql`'{}'::jsonb` : changesSql(insert.changes);
   const from = insert.prior ? sql`${source} c join ${insert.prior} p on p.id = c.id` : sql`${source} c`;
   const snapshot = insert.snapshot === undefined ? sql`null::jsonb` : sql`${JSON.stringify(insert.snapshot)}::jsonb`;
   const selects = timelines.map(
@@ -126,9 +130,9 @@ export function historyInsertSql(entity: EntityDescription, source: SQL, insert:
   const except = insert.except
     ? sql` and not (x.entity = ${insert.except.entity} and x.record_id = ${insert.except.id})`
     : sql``;
-  return sql`insert into record_history (entity, record_id, action, subject_entity, subject_id, actor_id, changes, snapshot)
+  return sql`insert into record_history (entity, record_id, action, subject_entity, subject_id, actor_id, changes, snapshot, changes_elided)
     select x.entity, x.record_id, ${insert.action}::text, x.subject_entity, x.subject_id, ${insert.actorId}::bigint,
-      x.changes, ${timeline0(timelines, snapshot)}
+      x.changes, ${timeline0(timelines, snapshot)}, ${insert.fromColumns === true}::boolean
     from (${sql.join(selects, sql` union all `)}) x
     where x.record_id is not null and x.changes is not null${except}`;
 }

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, integer, jsonb, pgTable, smallint, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, integer, jsonb, pgTable, smallint, text, timestamp } from 'drizzle-orm/pg-core';
 import { tableOf } from './schema.ts';
 
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'string' });
@@ -17,6 +17,9 @@ const userId = () => tableOf('users').id;
  * A deleted record's `snapshot` holds its rows and what went with them
  * (links, notes, files, rows that cascade), for a restore within the
  * retention period; it is emptied past it (docs/decisions/0028).
+ * `changes_elided` marks a created entry that does not repeat the new
+ * record's values (records created by an import): they are told when read,
+ * from the record as it is and its later entries' old values (docs/decisions/0040).
  */
 export const recordHistory = pgTable(
   'record_history',
@@ -30,6 +33,7 @@ export const recordHistory = pgTable(
     actorId: bigint('actor_id', { mode: 'number' }).references(userId, { onDelete: 'set null' }),
     createdAt: at('created_at').notNull().defaultNow(),
     changes: jsonb('changes').notNull().default({}),
+    changesElided: boolean('changes_elided').notNull().default(false),
     snapshot: jsonb('snapshot'),
   },
   (t) => [

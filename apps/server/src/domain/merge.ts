@@ -5,6 +5,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import { readableScope } from '../access/reading.ts';
 import type { Actor } from '../auth/actor.ts';
 import { recordChange } from '../auth/audit.ts';
+import { keepToldChanges } from '../crud/history-told.ts';
 import { historyInsertSql } from '../crud/history-writes.ts';
 import { ROOT, selectionSql, whereSql } from '../crud/list-compiler.ts';
 import { readRecord, updateRecord } from '../crud/records.ts';
@@ -216,6 +217,8 @@ export async function mergeRecords(
         .map(([name]) => [name, mergedValues[name] ?? null]),
     );
 
+    // Their created entries keep their values before the merged record's timeline joins the survivor's (decision 0040).
+    await keepToldChanges(database, entity, [survivorId, mergedId], tx);
     const counts = await moveReferences(database, entity, survivorId, mergedId, actor, tx);
     // The merged record goes first: a unique value (an email) can then pass to the survivor.
     const deleted = sql`delete from ${table} ${sql.identifier(ROOT)} where ${column(ROOT, 'id')} = ${mergedId}

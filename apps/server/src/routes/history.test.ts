@@ -8,6 +8,8 @@ import { type Actor, systemActor } from '../auth/actor.ts';
 import { updateRecord } from '../crud/records.ts';
 import { signInWithPermissions, withToken } from '../testing/accounts.ts';
 import { type ApiClient, adminClient, errorOf, type Factories, factories, type Row } from '../testing/factories.ts';
+import { expectHistoryTellsRecord } from '../testing/history-fold.ts';
+import { importAll } from '../testing/import-jobs.ts';
 import { importFile } from '../testing/imports.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
 
@@ -143,6 +145,121 @@ describe('record history', () => {
     await make.note('deals', deal.id, 'Private note');
     expect((await historyOf('deals', deal.id, dealsOnly)).some((e) => e.subject?.entity === 'notes')).toBe(false);
     expect((await historyOf('deals', deal.id)).some((e) => e.subject?.entity === 'notes')).toBe(true);
+  });
+});
+
+describe("an imported record's created entry (decision 0040)", () => {
+  const elided = async (entity: string, id: number) =>
+    server.database.rows<{ changes: unknown; changes_elided: boolean }>(
+      sql`select changes, changes_elided from record_history
+        where entity = ${entity} and record_id = ${id} and action = 'created' and subject_entity is null`,
+    );
+  const importedCompany = async (name: string, city: string, description: string) => {
+    const imported = await importFile(
+      server,
+      'companies',
+      'c.csv',
+      `Name,City,Description\n${name},${city},${description}\n`,
+    );
+    expect(imported.status, JSON.stringify(imported.body)).toBe(201);
+    const found = await api.list('/api/v1/companies', { 'filter[name][eq]': name });
+    return found.body.data[0] as Row & { id: number; version: number };
+  };
+
+  it('keeps no values, yet tells the first ones after later changes, a deletion and a restore', async () => {
+    const name = `Told ${Date.now()}`;
+    const company = await importedCompany(name, 'Lyon', 'First words');
+    expect(await elided('companies', company.id)).toEqual([{ changes: {}, changes_elided: true }]);
+    const created = async () => (await historyOf('companies', company.id)).find((e) => e.action === 'created');
+    expect(changesOf(await created())).toEqual({
+      name: [null, name],
+      city: [null, 'Lyon'],
+      description: [null, 'First words'],
+    });
+
+    // Changed twice, a value emptied and one set that was empty: the entry still tells the first values.
+    const patch = (body: Record<string, unknown>, version: number) =>
+      api.patch(`/api/v1/companies/${company.id}`, body, version);
+    expect((await patch({ name: `${name} renamed`, city: 'Paris' }, 1)).status).toBe(200);
+    expect((await patch({ city: 'Nice', description: null, website: 'https://told.example' }, 2)).status).toBe(200);
+    expect(changesOf(await created())).toEqual({
+      name: [null, name],
+      city: [null, 'Lyon'],
+      description: [null, 'First words'],
+    });
+    await expectHistoryTellsRecord(api, 'companies', company.id);
+
+    // Deleted: told from the deletion's values backward. Restored: from the record again.
+    expect((await api.delete(`/api/v1/companies/${company.id}`)).status).toBe(204);
+    expect(changesOf(await created())).toMatchObject({ city: [null, 'Lyon'], description: [null, 'First words'] });
+    const restored = await api.post<RestoredRecord>(`/api/v1/companies/${company.id}/restore`, {});
+    expect(restored.status, JSON.stringify(restored.body)).toBe(200);
+    expect((await patch({ city: 'Brest' }, restored.body.record.version as number)).status).toBe(200);
+    expect(changesOf(await created())).toEqual({
+      name: [null, name],
+      city: [null, 'Lyon'],
+      description: [null, 'First words'],
+    });
+    await expectHistoryTellsRecord(api, 'companies', company.id);
+  });
+
+  it('restores a field from it as from any created entry', async () => {
+    const company = await importedCompany(`Restorable ${Date.now()}`, 'Metz', 'Kept');
+    const entry = (await historyOf('companies', company.id)).find((e) => e.action === 'created');
+    const restored = await api.send<Row>('POST', `/api/v1/companies/${company.id}/history/${entry?.id}/restore`, {
+      body: { field: 'city' },
+      headers: { 'if-match': String(company.version) },
+    });
+    expect(restored.status, JSON.stringify(restored.body)).toBe(200);
+    expect(restored.body.city).toBeNull();
+    const unchanged = await api.send('POST', `/api/v1/companies/${company.id}/history/${entry?.id}/restore`, {
+      body: { field: 'website' },
+      headers: { 'if-match': String(restored.body.version) },
+    });
+    expect(unchanged.status).toBe(400);
+  });
+
+  it("keeps its values before a merge moves the merged record's timeline into the survivor's", async () => {
+    const stamp = Date.now();
+    const survivor = await importedCompany(`Survivor ${stamp}`, 'Caen', 'Stays');
+    const merged = await importedCompany(`Merged ${stamp}`, 'Rouen', 'Goes');
+    const answer = await api.post('/api/v1/companies/merge', {
+      survivorId: survivor.id,
+      mergedId: merged.id,
+      survivorVersion: survivor.version,
+      mergedVersion: merged.version,
+    });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    expect((await elided('companies', survivor.id)).map((row) => row.changes_elided)).toEqual([false, false]);
+    const created = (await historyOf('companies', survivor.id, api, '?limit=100'))
+      .filter((e) => e.action === 'created' && e.subject === null)
+      .map((e) => changesOf(e).city?.[1])
+      .sort();
+    expect(created).toEqual(['Caen', 'Rouen']);
+  });
+
+  it('tells an imported note from the note, on the timeline of the record it is on', async () => {
+    const company = await make.company({ name: `Noted ${Date.now()}` });
+    const job = await importAll(
+      server,
+      'notes',
+      'n.csv',
+      `Record type,Record,Note\ncompanies,${company.id},Imported words\n`,
+    );
+    expect(job.status, JSON.stringify(job)).toBe('succeeded');
+    const [row] = await server.database.rows<{ changes_elided: boolean; subject_id: number | string }>(
+      sql`select changes_elided, subject_id from record_history
+        where entity = 'companies' and record_id = ${company.id} and subject_entity = 'notes'`,
+    );
+    expect(row?.changes_elided).toBe(true);
+    const noteId = Number(row?.subject_id);
+    const note = await api.get<Row>(`/api/v1/notes/${noteId}`);
+    expect(
+      (await api.patch(`/api/v1/notes/${noteId}`, { body: 'Edited words' }, note.body.version as number)).status,
+    ).toBe(200);
+    const entries = await historyOf('companies', company.id);
+    const first = entries.find((e) => e.subject?.entity === 'notes' && e.action === 'created');
+    expect(changesOf(first).body).toEqual([null, 'Imported words']);
   });
 });
 

@@ -25,6 +25,7 @@ import { readableEntity, readableScope, readerDescription } from '../access/read
 import type { Actor } from '../auth/actor.ts';
 import { recordChange } from '../auth/audit.ts';
 import { currentDescription } from '../crud/custom-fields.ts';
+import { toldChanges } from '../crud/history-told.ts';
 import { historyInsertSql, storedColumns } from '../crud/history-writes.ts';
 import { ROOT, selectionSql, whereSql } from '../crud/list-compiler.ts';
 import {
@@ -101,6 +102,7 @@ interface HistoryRow {
   subject_entity: string | null;
   subject_id: number | string | null;
   changes: Record<string, [unknown, unknown]> | string;
+  changes_elided: boolean;
   actor: string | null;
   restorable: boolean;
 }
@@ -237,7 +239,7 @@ export async function recordHistoryPage(
   const rows = await database.rows<HistoryRow>(
     sql`select h.id, to_char(h.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at,
         ((extract(epoch from h.created_at) * 1000000)::bigint)::text as cursor,
-        h.action, h.subject_entity, h.subject_id, h.changes, ${actorJson} as actor,
+        h.action, h.subject_entity, h.subject_id, h.changes, h.changes_elided, ${actorJson} as actor,
         (h.snapshot is not null and ${withinRetention}) as restorable
       from record_history h
       where h.entity = ${entity.name} and h.record_id = ${id} ${keyset}
@@ -253,10 +255,19 @@ export async function recordHistoryPage(
   for (const described of [entity, ...subjects]) {
     fieldsOf.set(described.name, await visibleFields(database, described, actor));
   }
-  const parsed = page.map((row) => ({
-    row,
-    changes: jsonValue(row.changes) as Record<string, [unknown, unknown]>,
-  }));
+  const parsed = [];
+  for (const row of page) {
+    const changes = row.changes_elided
+      ? await toldChanges(database, {
+          id: Number(row.id),
+          entity: entity.name,
+          recordId: id,
+          subjectEntity: row.subject_entity,
+          subjectId: row.subject_id === null ? null : Number(row.subject_id),
+        })
+      : (jsonValue(row.changes) as Record<string, [unknown, unknown]>);
+    parsed.push({ row, changes });
+  }
   const wanted = new Map<string, Set<number>>();
   const ends = parsed.map(({ row, changes }) => {
     const link = row.subject_entity ? findEntity(row.subject_entity) : undefined;
@@ -453,12 +464,23 @@ async function restoreField(
 ): Promise<string> {
   const described = await currentDescription(database, entity);
   const readable = await visibleFields(database, entity, actor);
-  const [entry] = await database.rows<{ changes: Record<string, [unknown, unknown]> | string }>(
-    sql`select h.changes from record_history h
+  const [entry] = await database.rows<{
+    changes: Record<string, [unknown, unknown]> | string;
+    changes_elided: boolean;
+  }>(
+    sql`select h.changes, h.changes_elided from record_history h
       where h.id = ${entryId} and h.entity = ${entity.name} and h.record_id = ${id} and h.subject_entity is null`,
   );
   if (!entry) throw notFound(`History entry ${entryId} of ${entity.label.toLowerCase()} ${id}`);
-  const changes = jsonValue(entry.changes) as Record<string, [unknown, unknown]>;
+  const changes = entry.changes_elided
+    ? await toldChanges(database, {
+        id: entryId,
+        entity: entity.name,
+        recordId: id,
+        subjectEntity: null,
+        subjectId: null,
+      })
+    : (jsonValue(entry.changes) as Record<string, [unknown, unknown]>);
   if (!Object.hasOwn(changes, field) || !Object.hasOwn(readable, field)) {
     throw invalid({ field: 'This entry did not change that field' });
   }
