@@ -98,6 +98,8 @@ export interface HistoryInsert {
   prior?: SQL;
   /** A deleted record's snapshot (its own entry only). */
   snapshot?: unknown;
+  /** Each deleted record's own snapshot, an expression over its source row `c` (its own entry only). */
+  snapshotSql?: SQL;
   /** Leaves out the entries on this record's own timeline (the rows deleted with it). */
   except?: { entity: string; id: number };
   /**
@@ -121,25 +123,24 @@ export function historyInsertSql(entity: EntityDescription, source: SQL, insert:
   // A new row's values are in the row itself: told from it when read, not written twice (decision 0040).
   const changes = insert.fromColumns ? sql`'{}'::jsonb` : changesSql(insert.changes);
   const from = insert.prior ? sql`${source} c join ${insert.prior} p on p.id = c.id` : sql`${source} c`;
-  const snapshot = insert.snapshot === undefined ? sql`null::jsonb` : sql`${JSON.stringify(insert.snapshot)}::jsonb`;
+  const snapshot =
+    insert.snapshotSql ??
+    (insert.snapshot === undefined ? sql`null::jsonb` : sql`${JSON.stringify(insert.snapshot)}::jsonb`);
+  // The snapshot goes on the record's own entry, never on the entries of the records at a link's other end.
   const selects = timelines.map(
     (timeline) => sql`select ${timeline.entity}::text as entity, ${timeline.id} as record_id,
       ${timeline.subject ? nameLiteral(entity.name) : sql`null`}::text as subject_entity,
-      ${timeline.subject ? sql`c.id` : sql`null`}::bigint as subject_id, ${changes} as changes from ${from}`,
+      ${timeline.subject ? sql`c.id` : sql`null`}::bigint as subject_id, ${changes} as changes,
+      ${timeline.subject ? sql`null::jsonb` : snapshot} as snapshot from ${from}`,
   );
   const except = insert.except
     ? sql` and not (x.entity = ${insert.except.entity} and x.record_id = ${insert.except.id})`
     : sql``;
   return sql`insert into record_history (entity, record_id, action, subject_entity, subject_id, actor_id, changes, snapshot, changes_elided)
     select x.entity, x.record_id, ${insert.action}::text, x.subject_entity, x.subject_id, ${insert.actorId}::bigint,
-      x.changes, ${timeline0(timelines, snapshot)}, ${insert.fromColumns === true}::boolean
+      x.changes, x.snapshot, ${insert.fromColumns === true}::boolean
     from (${sql.join(selects, sql` union all `)}) x
     where x.record_id is not null and x.changes is not null${except}`;
-}
-
-/** The snapshot goes on the record's own entry, never on the entries of the records at a link's other end. */
-function timeline0(timelines: { subject: boolean }[], snapshot: SQL): SQL {
-  return timelines.some((t) => !t.subject) ? snapshot : sql`null::jsonb`;
 }
 
 /**

@@ -882,6 +882,95 @@ export async function deleteRecordWithin(
   return removedFiles;
 }
 
+/** What `deleteUntouchedRecords` did with each record it was given. */
+export interface UntouchedDeletes {
+  deleted: number[];
+  /** Still at their version, but with rows that go or change with them: for `deleteRecord`, one by one. */
+  referred: number[];
+  /** Gone already. */
+  missing: number[];
+  /** At another version than the one given. */
+  changed: number[];
+}
+
+/**
+ * Whether any row refers to record `t.id` of `entity`: a row of any entity
+ * whose reference names it (cascading, emptied or restricting), or, for an
+ * entity records attach to, a note, file or task on it. Each such column
+ * leads an index.
+ */
+function referredSql(entity: EntityDescription): SQL {
+  const checks = entityList.flatMap((child) =>
+    Object.entries(child.fields)
+      .filter(([, f]) => f.type === 'reference' && f.to === entity.name && !f.custom)
+      .map(
+        ([field]) =>
+          sql`exists (select 1 from ${sql.identifier(child.table)} r where ${column('r', columnName(field))} = t.id)`,
+      ),
+  );
+  if (entity.attachable) {
+    for (const attached of attachmentEntities) {
+      const { entityField, idField } = attached.attachedTo as { entityField: string; idField: string };
+      checks.push(
+        sql`exists (select 1 from ${sql.identifier(attached.table)} a
+          where ${column('a', columnName(entityField))} = ${entity.name} and ${column('a', columnName(idField))} = t.id)`,
+      );
+    }
+  }
+  return checks.length > 0 ? sql.join(checks, sql` or `) : sql`false`;
+}
+
+/**
+ * Deletes, in two statements whatever their number, the records of `items`
+ * still at their version that no row refers to and nothing is attached to:
+ * the records an import created and nobody touched since, as its undo finds
+ * them. Each gets the history entry `deleteRecordWithin` writes for such a
+ * record: its values, and a snapshot of its one row for a restore. The
+ * others are answered, locked, for the caller to handle.
+ */
+export async function deleteUntouchedRecords(
+  database: Database,
+  entity: EntityDescription,
+  items: readonly { id: number; version: number }[],
+  actorId: number | null,
+  tx: Executor,
+): Promise<UntouchedDeletes> {
+  const result: UntouchedDeletes = { deleted: [], referred: [], missing: [], changed: [] };
+  if (items.length === 0) return result;
+  const table = sql.identifier(entity.table);
+  const ids = items.map((item) => item.id);
+  const locked = await database.rows<{ id: number | string; version: number | string; referred: boolean }>(
+    sql`select t.id, t.version, (${referredSql(entity)}) as referred from ${table} t
+      where t.id = any(${pgArrayLiteral(ids)}::bigint[]) order by t.id for update`,
+    tx,
+  );
+  const found = new Map(locked.map((row) => [Number(row.id), row]));
+  const plain: number[] = [];
+  for (const { id, version } of items) {
+    const row = found.get(id);
+    if (!row) result.missing.push(id);
+    else if (Number(row.version) !== version) result.changed.push(id);
+    else if (row.referred) result.referred.push(id);
+    else plain.push(id);
+  }
+  if (plain.length === 0) return result;
+  // As collectSnapshot keeps a record with nothing beside it: its row as stored, no files, no references emptied.
+  const snapshotSql = entity.attachable
+    ? sql`jsonb_build_object('rows', jsonb_build_array(jsonb_build_object('entity', ${entity.name}::text, 'row', c.r)),
+        'files', '[]'::jsonb, 'emptied', '[]'::jsonb)`
+    : undefined;
+  const history = historyInsertSql(entity, sql`gone`, { action: 'deleted', changes: 'deleted', actorId, snapshotSql });
+  const deleted = await database.rows<{ id: number | string }>(
+    sql`with gone as (delete from ${table} as t where t.id = any(${pgArrayLiteral(plain)}::bigint[])
+        returning t.id, ${selectionSql(entity, allSelection)} as j, to_jsonb(t) as r)
+      ${history ? sql`, history as (${history})` : sql``}
+      select id from gone`,
+    tx,
+  );
+  result.deleted = deleted.map((row) => Number(row.id));
+  return result;
+}
+
 /**
  * Deletes a row. Rows that foreign keys cascade to (links, a fund's
  * performances) go with it; notes and files attached to any of them are

@@ -14,7 +14,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import { activeActor } from '../auth/active-actor.ts';
 import { recordAudit } from '../auth/audit.ts';
 import { currentDescription } from '../crud/custom-fields.ts';
-import { createRecords, deleteRecord, updateRecord } from '../crud/records.ts';
+import { createRecords, deleteRecord, deleteUntouchedRecords, updateRecord } from '../crud/records.ts';
 import { pgArrayLiteral } from '../crud/sql-fragments.ts';
 import type { Database, DatabaseKind, Executor } from '../db/client.ts';
 import { mapDatabaseError } from '../db/errors.ts';
@@ -62,6 +62,8 @@ const BATCH_SIZING: Record<DatabaseKind, { targetMs: number; maxRows: number }> 
 const MIN_BATCH_ROWS = 25;
 /** Problems a job lists; `problemCount` counts them all. */
 const MAX_LISTED_PROBLEMS = 200;
+/** Records of the ledger an undo takes back per round: the untouched ones it created in one transaction. */
+const TAKE_BACK_PAGE = 1_000;
 /** Records an undo lists as kept; `keptCount` counts them all. */
 const MAX_LISTED_KEPT = 200;
 /** A job whose heartbeat is older than this has lost its process. */
@@ -822,18 +824,58 @@ export class ImportRunner {
         version: number;
       }>(
         sql`select record_id, action, previous, version from import_records
-          where import_id = ${id} and action in ('created', 'updated') order by row_number desc limit 100`,
+          where import_id = ${id} and action in ('created', 'updated') order by row_number desc limit ${TAKE_BACK_PAGE}`,
       );
       if (page.length === 0) break;
+      const keep = async (recordId: number, reason: string, tx?: Executor) => {
+        report.keptCount += 1;
+        if (report.kept.length < MAX_LISTED_KEPT) report.kept.push({ id: recordId, reason });
+        await this.database.rows(
+          sql`update import_records set action = 'kept' where import_id = ${id} and record_id = ${recordId}`,
+          tx,
+        );
+      };
+      // The records it created that nobody touched since, together; the others one by one below.
+      const created = page.filter((record) => record.action === 'created');
+      const oneByOne = new Set(page.filter((record) => record.action !== 'created').map((r) => Number(r.record_id)));
+      await this.database.db.transaction(async (tx) => {
+        const done = await deleteUntouchedRecords(
+          this.database,
+          plan.entity,
+          created.map((record) => ({ id: Number(record.record_id), version: record.version })),
+          plan.actor.userId,
+          tx,
+        );
+        if (done.deleted.length > 0) {
+          await this.database.rows(
+            sql`delete from import_records where import_id = ${id}
+              and record_id = any(${pgArrayLiteral(done.deleted)}::bigint[])`,
+            tx,
+          );
+        }
+        for (const recordId of done.missing) await keep(recordId, 'Deleted since the import', tx);
+        for (const recordId of done.changed) await keep(recordId, 'Changed since the import', tx);
+        for (const recordId of done.referred) oneByOne.add(recordId);
+        report.deleted += done.deleted.length;
+      });
       for (const record of page) {
         const recordId = Number(record.record_id);
+        if (!oneByOne.has(recordId)) continue;
         const forget = (tx: Executor) =>
           this.database
             .rows(sql`delete from import_records where import_id = ${id} and record_id = ${recordId}`, tx)
             .then(() => {});
         try {
           if (record.action === 'created') {
-            await deleteRecord(this.database, plan.entity, recordId, record.version, this.dataDir, forget);
+            await deleteRecord(
+              this.database,
+              plan.entity,
+              recordId,
+              record.version,
+              this.dataDir,
+              forget,
+              plan.actor.userId,
+            );
             report.deleted += 1;
           } else {
             await this.database.db.transaction(async (tx) => {
@@ -852,12 +894,7 @@ export class ImportRunner {
           }
         } catch (error) {
           if (!(error instanceof DomainError)) throw error;
-          const reason = error.kind === 'notFound' ? 'Deleted since the import' : 'Changed since the import';
-          report.keptCount += 1;
-          if (report.kept.length < MAX_LISTED_KEPT) report.kept.push({ id: recordId, reason });
-          await this.database.rows(
-            sql`update import_records set action = 'kept' where import_id = ${id} and record_id = ${recordId}`,
-          );
+          await keep(recordId, error.kind === 'notFound' ? 'Deleted since the import' : 'Changed since the import');
         }
       }
       await this.database.rows(

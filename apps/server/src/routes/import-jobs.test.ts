@@ -253,6 +253,55 @@ describe('import jobs', () => {
     expect(twice.status).toBe(409);
   });
 
+  it('undo takes back untouched records together, one with a note on its own, each restorable as any deleted record', async () => {
+    const city = unique('Batchville');
+    const lines = ['Name,City,Employees'];
+    for (let i = 1; i <= 30; i++) lines.push(`Batch ${i},${city},${i}`);
+    const job = await importAll(server, 'companies', 'b.csv', lines.join('\n'));
+    expect(job).toMatchObject({ status: 'succeeded', created: 30 });
+    const byName = new Map((await companiesIn(city)).map((c) => [c.name, c as { id: number; version: number }]));
+    const noted = byName.get('Batch 3') as { id: number };
+    const gone = byName.get('Batch 4') as { id: number; version: number };
+    const untouched = byName.get('Batch 5') as { id: number };
+    const note = await make.note('companies', noted.id, 'Added after the import');
+    const removed = await server.fetch(`/api/v1/companies/${gone.id}`, {
+      method: 'DELETE',
+      headers: { 'if-match': `"${gone.version}"` },
+    });
+    expect(removed.status).toBe(204);
+
+    expect((await server.fetch(`/api/v1/imports/${job.id}/undo`, { method: 'POST' })).status).toBe(202);
+    const undone = await waitForImport(server, job.id);
+    expect(undone).toMatchObject({
+      status: 'undone',
+      undo: { deleted: 29, restored: 0, keptCount: 1, kept: [{ id: gone.id, reason: 'Deleted since the import' }] },
+    });
+    expect(await companiesIn(city)).toEqual([]);
+    expect((await server.fetch(`/api/v1/notes/${note.id}`)).status).toBe(404);
+
+    // Each deletion is on the record's timeline, by the importer, with what a restore needs.
+    const history = async (id: number) =>
+      (
+        (await (await server.fetch(`/api/v1/companies/${id}/history`)).json()) as {
+          data: { action: string; actor: { id: number } | null; restorable: boolean; changes: { field: string }[] }[];
+        }
+      ).data;
+    const [deletion] = await history(untouched.id);
+    expect(deletion).toMatchObject({ action: 'deleted', restorable: true, actor: { id: expect.any(Number) } });
+    expect(deletion?.changes.map((c) => c.field)).toEqual(expect.arrayContaining(['name', 'city', 'employees']));
+    const back = await server.fetch(`/api/v1/companies/${untouched.id}/restore`, { method: 'POST' });
+    expect(back.status).toBe(200);
+    expect(((await back.json()) as { record: Record<string, unknown> }).record).toMatchObject({
+      name: 'Batch 5',
+      city,
+      employees: 5,
+    });
+    const withNote = await server.fetch(`/api/v1/companies/${noted.id}/restore`, { method: 'POST' });
+    expect(withNote.status).toBe(200);
+    expect(((await withNote.json()) as { restoredRows: number }).restoredRows).toBe(1);
+    expect((await server.fetch(`/api/v1/notes/${note.id}`)).status).toBe(200);
+  });
+
   it('remembers the mapping the user confirmed last, skipped columns included', async () => {
     const csv = 'Account Label,Internal code\nRemembered Inc,X-1\n';
     const first = await uploadImport(server, 'companies', 'remember.csv', csv);
