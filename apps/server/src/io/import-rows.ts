@@ -258,7 +258,7 @@ function matchColumns(target: EntityDescription, actor: Actor): string[] {
 }
 
 /** A referenced record found by a text of the file: its id and display name. */
-interface FoundRecord {
+export interface FoundRecord {
   id: number;
   name: string;
 }
@@ -267,7 +267,7 @@ interface FoundRecord {
  * Referenced records by the texts the file names them with (lower case): a
  * text matching two records is ambiguous. One query per entity.
  */
-async function referencedRecords(
+export async function referencedRecords(
   database: Database,
   actor: Actor,
   to: string,
@@ -305,29 +305,52 @@ async function referencedRecords(
 }
 
 /**
- * The entity a reference cell names a record of: the field's own target, or
- * for the record a note, file or task is on (`attachedTo`), the record type
- * the same row gives (undefined while it gives none).
+ * The entity a reference cell of `entity` names a record of: the field's own
+ * target, or for the record a note, file or task is on (`attachedTo`), the
+ * record type the same row gives (`values`, read already; undefined while it
+ * gives none). Both importers find references this way.
  */
-function referenceTarget(plan: RowPlan, target: ImportTarget, row: ReadRow): string | undefined {
-  if (target.field.to) return target.field.to;
-  const attached = plan.entity.attachedTo;
-  if (!attached || target.name !== attached.idField) return undefined;
-  const type = row.values[attached.entityField];
+export function referenceTarget(
+  entity: EntityDescription,
+  field: { name: string; to?: string },
+  values: Record<string, unknown>,
+): string | undefined {
+  if (field.to) return field.to;
+  const attached = entity.attachedTo;
+  if (!attached || field.name !== attached.idField) return undefined;
+  const type = values[attached.entityField];
   return typeof type === 'string' && findEntity(type)?.attachable ? type : undefined;
 }
+
+/** Whether a field of `entity` is a reference an import finds by text: one with a target, or an attached row's record. */
+export function findsReference(entity: EntityDescription, name: string, field: FieldDescription): boolean {
+  return field.type === 'reference' && (Boolean(field.to) || name === entity.attachedTo?.idField);
+}
+
+/** A reference cell's problem when its text found no record, or several. */
+export function referenceProblem(
+  to: string,
+  text: string,
+  found: FoundRecord | 'ambiguous' | undefined,
+): string | undefined {
+  const label = findEntity(to)?.label.toLowerCase() ?? to;
+  if (found === undefined) return `No ${label} named ${text}`;
+  if (found === 'ambiguous') return `More than one ${label} matches ${text}`;
+  return undefined;
+}
+
+/** Said of a record reference whose row gives no record type to find it in. */
+export const NO_RECORD_TYPE = 'Give the record type in its own column to find this record';
 
 /** References by text → ids, for the batch; a text that matches nothing or several records is the row's problem. */
 async function resolveReferences(database: Database, plan: RowPlan, rows: ReadRow[]): Promise<void> {
   const attached = plan.entity.attachedTo;
-  const references = plannedTargets(plan).filter(
-    (target) => target.field.type === 'reference' && (target.field.to || target.name === attached?.idField),
-  );
+  const references = plannedTargets(plan).filter((target) => findsReference(plan.entity, target.name, target.field));
   const textsByEntity = new Map<string, Set<string>>();
   for (const row of rows) {
     for (const target of references) {
       const value = row.values[target.name];
-      const to = referenceTarget(plan, target, row);
+      const to = referenceTarget(plan.entity, { name: target.name, to: target.field.to }, row.values);
       if (typeof value !== 'string' || value === '' || !to) continue;
       textsByEntity.set(to, (textsByEntity.get(to) ?? new Set()).add(value));
     }
@@ -340,19 +363,16 @@ async function resolveReferences(database: Database, plan: RowPlan, rows: ReadRo
     for (const target of references) {
       const value = row.values[target.name];
       if (typeof value !== 'string' || value === '') continue;
-      const to = referenceTarget(plan, target, row);
+      const to = referenceTarget(plan.entity, { name: target.name, to: target.field.to }, row.values);
       if (!to) {
         // Its record type is missing or not one records attach to: that column says so.
         delete row.values[target.name];
-        if (attached && !row.problems[attached.entityField]) {
-          row.problems[target.name] = 'Give the record type in its own column to find this record';
-        }
+        if (attached && !row.problems[attached.entityField]) row.problems[target.name] = NO_RECORD_TYPE;
         continue;
       }
-      const label = findEntity(to)?.label.toLowerCase() ?? to;
       const found = idsByEntity.get(to)?.get(value.toLowerCase());
-      if (found === undefined) row.problems[target.name] = `No ${label} named ${value}`;
-      else if (found === 'ambiguous') row.problems[target.name] = `More than one ${label} matches ${value}`;
+      const problem = referenceProblem(to, value, found);
+      if (problem) row.problems[target.name] = problem;
       if (found !== undefined && found !== 'ambiguous') {
         row.values[target.name] = found.id;
         row.referenceNames[target.name] = found.name;

@@ -1,10 +1,8 @@
 import { allFields, type EntityDescription, isWritable } from '@data-platform/shared/entities/entity';
 import { createSchema } from '@data-platform/shared/entities/record-schema';
-import { findEntity } from '@data-platform/shared/entities/registry';
 import { CellProblem, type ColumnFormat, type DateOrder } from '@data-platform/shared/fields/cell-formats';
 import { type FieldDescription, fieldTypeModule } from '@data-platform/shared/fields/field-types';
 import { sql } from 'drizzle-orm';
-import { limitedRowsScope } from '../access/reading.ts';
 import { assertReferencesReadable } from '../access/references.ts';
 import type { Actor } from '../auth/actor.ts';
 import { recordAudit } from '../auth/audit.ts';
@@ -16,6 +14,14 @@ import { mapDatabaseError } from '../db/errors.ts';
 import { conflict, type DomainError, invalid, tooLarge, unsupportedType } from '../domain/errors.ts';
 import { readCsv } from './csv-reader.ts';
 import { ColumnFormatScan } from './import-formats.ts';
+import {
+  type FoundRecord,
+  findsReference,
+  NO_RECORD_TYPE,
+  referencedRecords,
+  referenceProblem,
+  referenceTarget,
+} from './import-rows.ts';
 import { type Cell, type TableRow, UnreadableTable, yieldToOthers } from './table.ts';
 import { readXlsx } from './xlsx-reader.ts';
 
@@ -87,32 +93,6 @@ function cellValue(
 ): unknown {
   if (cell === null || (typeof cell === 'string' && cell.trim() === '')) return undefined;
   return fieldTypeModule(field.type).importCell(cell, part, format);
-}
-
-/**
- * Ids of referenced records by their display names (any case), one query per
- * referenced entity; a name two records share is ambiguous.
- */
-async function referenceIds(
-  database: Database,
-  actor: Actor,
-  to: string,
-  names: Set<string>,
-): Promise<Map<string, number | 'ambiguous'>> {
-  const target = findEntity(to);
-  const found = new Map<string, number | 'ambiguous'>();
-  if (!target || names.size === 0) return found;
-  const lowered = [...names].map((name) => name.toLowerCase());
-  const display = column('t', columnName(target.display));
-  // Only rows the importer may see answer a name (an owner who is still only
-  // invited is named by an email a reader without users:read must not learn).
-  const scope = limitedRowsScope(target, actor);
-  const rows = await database.rows<{ id: number; name: string }>(
-    sql`select t.id::int as id, lower(${display}::text) as name from ${sql.identifier(target.table)} t
-      where lower(${display}::text) = any(${pgArrayLiteral(lowered)}::text[])${scope ? sql` and (${scope.where})` : sql``}`,
-  );
-  for (const row of rows) found.set(row.name, found.has(row.name) ? 'ambiguous' : row.id);
-  return found;
 }
 
 export interface ImportOutcome {
@@ -200,24 +180,41 @@ async function readRows(entity: EntityDescription, table: AsyncIterable<TableRow
   return { targets: heading.targets, ignored: heading.ignored, rows };
 }
 
-/** Ids of the records the reference columns name, per referenced entity (reads, outside any transaction). */
+/**
+ * The records the reference columns name, per referenced entity, by name,
+ * domain, email, code or id as the import jobs find them (reads, outside any
+ * transaction). A note's, file's or task's record is looked for in the
+ * record type its row gives.
+ */
 async function referencedIds(
   database: Database,
+  entity: EntityDescription,
   actor: Actor,
   targets: readonly Target[],
   rows: readonly TableRow[],
-): Promise<Map<string, Map<string, number | 'ambiguous'>>> {
+): Promise<Map<string, Map<string, FoundRecord | 'ambiguous'>>> {
+  const typeColumn = targets.findIndex((target) => target.name === entity.attachedTo?.entityField);
   const names = new Map<string, Set<string>>();
   for (const { cells } of rows) {
+    const type =
+      typeColumn < 0
+        ? undefined
+        : cellValue(targets[typeColumn]?.field as FieldDescription, cells[typeColumn] ?? null, undefined, null);
     targets.forEach((target, i) => {
       const cell = cells[i];
-      if (!target.field.to || cell === null || cell === undefined) return;
+      if (target.part || !findsReference(entity, target.name, target.field) || cell === null || cell === undefined)
+        return;
+      const to = referenceTarget(
+        entity,
+        { name: target.name, to: target.field.to },
+        { [entity.attachedTo?.entityField ?? '']: type },
+      );
       const text = String(cell).trim();
-      if (text) names.set(target.field.to, (names.get(target.field.to) ?? new Set()).add(text));
+      if (text && to) names.set(to, (names.get(to) ?? new Set()).add(text));
     });
   }
-  const ids = new Map<string, Map<string, number | 'ambiguous'>>();
-  for (const [to, set] of names) ids.set(to, await referenceIds(database, actor, to, set));
+  const ids = new Map<string, Map<string, FoundRecord | 'ambiguous'>>();
+  for (const [to, set] of names) ids.set(to, await referencedRecords(database, actor, to, set));
   return ids;
 }
 
@@ -300,7 +297,7 @@ export async function importTable(
   const scan = new ColumnFormatScan(targets.map((target, index) => ({ index, target })));
   for (const row of rows) scan.note(row);
   const formats = scan.decide(dateOrder);
-  const ids = await referencedIds(database, actor, targets, rows);
+  const ids = await referencedIds(database, entity, actor, targets, rows);
   const schema = createSchema(entity);
   const errors: Record<string, string> = {};
   let errorCount = 0;
@@ -311,22 +308,27 @@ export async function importTable(
     const rowErrors: Record<string, string> = {};
     targets.forEach((target, i) => {
       const cell = cells[i] ?? null;
-      let value = cellValue(target.field, cell, target.part, formats.get(i) ?? null);
+      const value = cellValue(target.field, cell, target.part, formats.get(i) ?? null);
       if (value instanceof CellProblem) {
         rowErrors[target.name] = value.message;
         return;
-      }
-      if (value !== undefined && target.field.to) {
-        const label = findEntity(target.field.to)?.label.toLowerCase() ?? target.field.to;
-        const id = ids.get(target.field.to)?.get(String(value).toLowerCase());
-        if (id === undefined) rowErrors[target.name] = `No ${label} named ${value}`;
-        else if (id === 'ambiguous') rowErrors[target.name] = `More than one ${label} is named ${value}`;
-        value = typeof id === 'number' ? id : undefined;
       }
       if (value === undefined) return;
       // The parts of a value of several columns gather into one object (money: amount and currency).
       body[target.name] = target.part ? { ...(body[target.name] as object), [target.part]: value } : value;
     });
+    // References once the row is read: a note's record is found in the record type the row gives.
+    for (const target of targets) {
+      const text = body[target.name];
+      if (target.part || !findsReference(entity, target.name, target.field) || text === undefined) continue;
+      const to = referenceTarget(entity, { name: target.name, to: target.field.to }, body);
+      const found = to ? ids.get(to)?.get(String(text).toLowerCase()) : undefined;
+      const problem = to ? referenceProblem(to, String(text), found) : NO_RECORD_TYPE;
+      if (problem) {
+        rowErrors[target.name] = problem;
+        delete body[target.name];
+      } else if (found !== undefined && found !== 'ambiguous') body[target.name] = found.id;
+    }
     const parsed = schema.safeParse(body);
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {

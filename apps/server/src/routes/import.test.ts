@@ -82,11 +82,34 @@ describe('import', () => {
     expect(answer.body.error?.fields).toEqual({
       '3.firstName': 'Required',
       '3.email': 'Expected an email address',
-      '4.firmId': `More than one firm is named ${String(firm.name)}`,
+      '4.firmId': `More than one firm matches ${String(firm.name)}`,
       '5.firmId': 'No firm named No Such Firm',
     });
     const ada = await server.fetch('/api/v1/contacts?count=exact&filter[email][eq]=ada-import@example.com');
     expect(((await ada.json()) as { total: number }).total).toBe(0);
+  });
+
+  it("imports notes onto the records they name, by id or by name in the row's record type, as import jobs do", async () => {
+    const company = await make.company({ name: unique('Noted') });
+    const deal = await make.deal({ name: unique('Noted deal') });
+    const csv = [
+      'Record type,Record,Note',
+      `companies,${company.id},On the company by id`,
+      `deals,${String(deal.name)},On the deal by name`,
+    ].join('\n');
+    const answer = await importFile('notes', 'notes.csv', csv);
+    expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+    const notesOn = async (entity: string, id: number) => {
+      const found = await server.fetch(`/api/v1/notes?filter[entity][eq]=${entity}&filter[recordId][eq]=${id}`);
+      return ((await found.json()) as { data: { body: string }[] }).data.map((note) => note.body);
+    };
+    expect(await notesOn('companies', company.id)).toEqual(['On the company by id']);
+    expect(await notesOn('deals', deal.id)).toEqual(['On the deal by name']);
+    const refused = await importFile('notes', 'bad.csv', `Record type,Record,Note\n,${company.id},No type\n`);
+    expect(refused.status).toBe(400);
+    expect(refused.body.error?.fields).toMatchObject({
+      '2.recordId': 'Give the record type in its own column to find this record',
+    });
   });
 
   it('reads the first sheet of an XLSX workbook, dates and numbers as cells', async () => {
