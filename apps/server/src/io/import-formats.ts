@@ -90,11 +90,21 @@ export function formatsOver(plan: RowPlan, rows: Iterable<TableRow>): RowPlan {
   return decided(plan, scan);
 }
 
-/** The plan with its formats decided over every row of the file, read as a stream (a job's pass before its first batch). */
-export async function withFormats(plan: RowPlan, rows: AsyncIterable<TableRow>): Promise<RowPlan> {
+/**
+ * The plan with its formats decided over every row of the file, read as a
+ * stream (a job's pass before its first batch), and how many rows it has.
+ */
+export async function withFormats(
+  plan: RowPlan,
+  rows: AsyncIterable<TableRow>,
+): Promise<{ plan: RowPlan; rowCount: number }> {
   const scan = new ColumnFormatScan(plan.columns);
-  for await (const row of rows) scan.note(row);
-  return decided(plan, scan);
+  let rowCount = 0;
+  for await (const row of rows) {
+    scan.note(row);
+    rowCount += 1;
+  }
+  return { plan: decided(plan, scan), rowCount };
 }
 
 /** Whether a column or a fixed value reads dates in the chosen order (every one in it could be read either way). */

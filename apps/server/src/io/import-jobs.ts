@@ -222,7 +222,8 @@ interface Run {
   id: number;
   /** The plan, its columns' formats decided over the whole file before the first batch is read. */
   plan: RowPlan;
-  formatsDecided: boolean;
+  /** The file's rows under its heading, counted by the pass that decides the formats (undefined before it). */
+  rowCount?: number;
   settings: StartImport;
   file: string;
   problems: ImportProblem[];
@@ -427,7 +428,6 @@ export class ImportRunner {
       row,
       id,
       plan,
-      formatsDecided: false,
       settings,
       file: uploadPath(this.dataDir, id),
       problems: [...row.problems],
@@ -497,10 +497,7 @@ export class ImportRunner {
    * and numbers (as the preview did over the same file).
    */
   private async *batches(run: Run): AsyncGenerator<TableRow[]> {
-    if (!run.formatsDecided) {
-      run.plan = await withFormats(run.plan, await this.rows(run));
-      run.formatsDecided = true;
-    }
+    await this.decideFormats(run);
     let batch: TableRow[] = [];
     for await (const row of await this.rows(run)) {
       batch.push(row);
@@ -510,6 +507,16 @@ export class ImportRunner {
       }
     }
     if (batch.length > 0) yield batch;
+  }
+
+  /** Decides how each column writes its dates and numbers, once per run, over the whole file; answers its rows. */
+  private async decideFormats(run: Run): Promise<number> {
+    if (run.rowCount === undefined) {
+      const decided = await withFormats(run.plan, await this.rows(run));
+      run.plan = decided.plan;
+      run.rowCount = decided.rowCount;
+    }
+    return run.rowCount;
   }
 
   /** Whether the job was asked to stop; the server closing stops it too (left for another to take over). */
@@ -547,9 +554,23 @@ export class ImportRunner {
   /**
    * Reads every row: counts them, and in all-or-nothing mode checks each,
    * keeping the bad ones; false when the job ended here (bad rows, a cancel).
+   * In skip-bad-rows mode the pass that decides the columns' formats counts
+   * them: nothing else is read before writing.
    */
   private async check(run: Run): Promise<boolean> {
     const { id } = run;
+    if (run.settings.mode !== 'allOrNothing') {
+      const total = await this.decideFormats(run);
+      if (await this.cancelled(id)) {
+        await this.finish(id, 'cancelled', 'Cancelled before anything was written');
+        return false;
+      }
+      await this.database.rows(
+        sql`update imports set rows_checked = ${total}, rows_total = ${total}, status = 'writing',
+          writing_started_at = now(), failed = 0, heartbeat_at = now() where id = ${id}`,
+      );
+      return true;
+    }
     // Checking reads only, in no transaction: batches as large as a write's may grow to.
     run.batchRows = BATCH_SIZING[this.database.kind].maxRows;
     const seen = new KeysSeen();
@@ -561,24 +582,18 @@ export class ImportRunner {
         return false;
       }
       checked += batch.length;
-      if (run.settings.mode === 'allOrNothing') {
-        const prepared = await prepareRows(this.database, run.plan, batch, seen);
-        const bad = prepared.filter((row) => Object.keys(row.problems).length > 0);
-        for (const row of bad) noteProblems(run, row);
-        failed += bad.length;
-        await this.database.db.transaction(async (tx) => {
-          await this.keepBadRows(id, bad, tx);
-          await this.database.rows(
-            sql`update imports set rows_checked = ${checked}, failed = ${failed}, problems = ${JSON.stringify(run.problems)}::jsonb,
-                problem_count = ${run.problemCount}, heartbeat_at = now() where id = ${id}`,
-            tx,
-          );
-        });
-      } else {
+      const prepared = await prepareRows(this.database, run.plan, batch, seen);
+      const bad = prepared.filter((row) => Object.keys(row.problems).length > 0);
+      for (const row of bad) noteProblems(run, row);
+      failed += bad.length;
+      await this.database.db.transaction(async (tx) => {
+        await this.keepBadRows(id, bad, tx);
         await this.database.rows(
-          sql`update imports set rows_checked = ${checked}, heartbeat_at = now() where id = ${id}`,
+          sql`update imports set rows_checked = ${checked}, failed = ${failed}, problems = ${JSON.stringify(run.problems)}::jsonb,
+              problem_count = ${run.problemCount}, heartbeat_at = now() where id = ${id}`,
+          tx,
         );
-      }
+      });
       await yieldToOthers();
     }
     await this.database.rows(sql`update imports set rows_total = ${checked} where id = ${id}`);
