@@ -174,4 +174,42 @@ describe('provider index import', () => {
       .toEqual(['2005-02-01', '3421.567', indexName, '']);
     expect(await rows.nth(1).locator('td').allTextContents()).toEqual(['2005-04-03', '3338.41', indexName, '']);
   }, 120_000);
+
+  it('asks the decimal mark when every number could be read either way, suggested from the language', async () => {
+    const page = await newPage(browser);
+    await openSignedIn(page, `${server.url}/index-levels`);
+    await page.getByRole('button', { name: 'Import' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Import' });
+    await dialog.waitFor();
+    // Levels with one mark and three digits after it: thousands, or decimals?
+    const csv = ['Date;Level', '2005-01-31;"3,421"', '2005-02-28;"1.234"'].join('\r\n');
+    await dialog.locator('input[type="file"]').setInputFiles({
+      name: 'marks.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(csv),
+    });
+    await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
+    const fixed = dialog.getByTestId('import-fixed');
+    await fixed.waitFor();
+    const index = picker(fixed, 'Index');
+    await index.fill('MSCI');
+    await page.getByRole('option', { name: indexName, exact: true }).click();
+
+    // The interface is in English: a decimal point is suggested; no date here needs an order.
+    const mark = dialog.getByTestId('import-decimal-mark');
+    await mark.waitFor();
+    await mark.getByText('Every number in “Level” could be read either way: say what its mark is.').waitFor();
+    expect(await dialog.getByTestId('import-date-order').count()).toBe(0);
+    expect(await mark.getByRole('radio', { name: 'Decimal point (1,234.5)' }).isChecked()).toBe(true);
+    await mark.getByRole('radio', { name: 'Decimal comma (1.234,5)' }).check();
+    await shot(page, '7-decimal-mark');
+    await noSeriousViolations(page);
+
+    await dialog.getByRole('button', { name: 'Preview', exact: true }).click();
+    const rows = dialog.getByTestId('import-preview').locator('tbody tr');
+    await expect
+      .poll(() => rows.nth(0).locator('td').allTextContents())
+      .toEqual(['2005-01-31', '3.421', indexName, '']);
+    expect(await rows.nth(1).locator('td').allTextContents()).toEqual(['2005-02-28', '1234', indexName, '']);
+  }, 120_000);
 });

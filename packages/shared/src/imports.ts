@@ -102,6 +102,13 @@ export const importSettingsSchema = z.strictObject({
    * keeps its own order. Suggested from Accept-Language when absent.
    */
   dateOrder: z.enum(dateOrders).optional(),
+  /**
+   * The decimal mark of columns whose numbers all have one mark that could be
+   * either (`3,421`, `1.234`: a decimal or a thousands separator); a column
+   * with a number that tells (`1,5`, `1,234.5`) keeps its own. Suggested from
+   * Accept-Language when absent (`fr`: a comma).
+   */
+  decimalMark: z.enum(decimalMarks).optional(),
   duplicates: duplicateRuleSchema.optional(),
 });
 export type ImportSettings = z.infer<typeof importSettingsSchema>;
@@ -122,14 +129,15 @@ export const suggestionSources = ['remembered', 'label', 'name', 'synonym'] as c
  * and the year last, and where it comes from (`values`: a date has a part
  * over 12; `choice`: every one could be read either way, so the import's
  * `dateOrder` is used; `mixed`: the values say both, and each such date is a
- * problem); the decimal mark of numbers (`values`, `default`: a point, as
- * nothing told; `mixed`).
+ * problem); the decimal mark of numbers (`values`; `choice`: every mark
+ * could be either, so the import's `decimalMark` is used; `default`: a point,
+ * as no number has a mark; `mixed`).
  */
 export const columnFormatSchema = z.object({
   dateOrder: z.enum(dateOrders).nullable(),
   dateOrderFrom: z.enum(['values', 'choice', 'mixed']).nullable(),
   decimalMark: z.enum(decimalMarks).nullable(),
-  decimalMarkFrom: z.enum(['values', 'default', 'mixed']).nullable(),
+  decimalMarkFrom: z.enum(['values', 'choice', 'default', 'mixed']).nullable(),
 });
 
 export const previewColumnSchema = z.object({
@@ -208,6 +216,10 @@ export const importPreviewSchema = z.object({
   dateOrder: z.enum(dateOrders),
   /** Whether any column or fixed value needs that order (every date in it could be read either way): the caller should confirm it. */
   dateOrderNeeded: z.boolean(),
+  /** The decimal mark read where a column's numbers could be read either way: the caller's, or suggested from Accept-Language. */
+  decimalMark: z.enum(decimalMarks),
+  /** Whether any column or fixed value needs that mark: the caller should confirm it. */
+  decimalMarkNeeded: z.boolean(),
   rows: z.array(previewRowSchema),
 });
 export type ImportPreview = z.infer<typeof importPreviewSchema>;

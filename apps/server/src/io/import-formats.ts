@@ -2,7 +2,9 @@ import {
   type CellReading,
   type ColumnFormat,
   type DateOrder,
+  type DecimalMark,
   dateOrderOfLanguage,
+  decimalMarkOfLanguage,
   FormatEvidence,
 } from '@data-platform/shared/fields/cell-formats';
 import { fieldTypeModule } from '@data-platform/shared/fields/field-types';
@@ -25,12 +27,29 @@ function readsOf(target: ImportTarget): CellReading | undefined {
   return module.importReads;
 }
 
+/** How an import reads the cells a column's values leave open: a day/month order, a decimal mark. */
+export interface Readings {
+  dateOrder: DateOrder;
+  decimalMark: DecimalMark;
+}
+
 /**
- * The day/month order the caller's language writes dates in, from the first
- * language of Accept-Language (by weight); the web app sends the one of its
- * interface.
+ * The caller's choices, else what the caller's language writes (the first
+ * language of Accept-Language by weight; the web app sends the one of its
+ * interface): its day/month order and its decimal mark.
  */
-export function suggestedDateOrder(acceptLanguage: string | undefined): DateOrder {
+export function suggestedReadings(
+  acceptLanguage: string | undefined,
+  chosen: { dateOrder?: DateOrder | undefined; decimalMark?: DecimalMark | undefined } = {},
+): Readings {
+  const language = firstLanguage(acceptLanguage);
+  return {
+    dateOrder: chosen.dateOrder ?? dateOrderOfLanguage(language),
+    decimalMark: chosen.decimalMark ?? decimalMarkOfLanguage(language),
+  };
+}
+
+function firstLanguage(acceptLanguage: string | undefined): string | undefined {
   const [first] = (acceptLanguage ?? '')
     .split(',')
     .map((part, index) => {
@@ -40,7 +59,7 @@ export function suggestedDateOrder(acceptLanguage: string | undefined): DateOrde
     })
     .filter((entry) => entry.tag !== '' && entry.tag !== '*' && entry.weight > 0)
     .sort((a, b) => b.weight - a.weight || a.index - b.index);
-  return dateOrderOfLanguage(first?.tag);
+  return first?.tag;
 }
 
 /** What a file's rows say of how each column of dates or numbers writes them, gathered a row at a time. */
@@ -58,28 +77,30 @@ export class ColumnFormatScan {
     for (const [index, evidence] of this.evidence) evidence.note(row.cells[index]);
   }
 
-  /** Each such column's format by position; `dateOrder` where its dates could all be read either way. */
-  decide(dateOrder: DateOrder): Map<number, ColumnFormat> {
-    return new Map([...this.evidence].map(([index, evidence]) => [index, evidence.decide(dateOrder)]));
+  /** Each such column's format by position; the readings where its values could all be read either way. */
+  decide(readings: Readings): Map<number, ColumnFormat> {
+    return new Map(
+      [...this.evidence].map(([index, evidence]) => [index, evidence.decide(readings.dateOrder, readings.decimalMark)]),
+    );
   }
 }
 
 /** The format of a value given for every row, from itself alone. */
-function fixedFormat(target: ImportTarget, value: string, dateOrder: DateOrder): ColumnFormat | null {
+function fixedFormat(target: ImportTarget, value: string, readings: Readings): ColumnFormat | null {
   const reads = readsOf(target);
   if (!reads) return null;
   const evidence = new FormatEvidence(reads);
   evidence.note(value);
-  return evidence.decide(dateOrder);
+  return evidence.decide(readings.dateOrder, readings.decimalMark);
 }
 
 /** The plan with each column's format, and each fixed value's. */
 function decided(plan: RowPlan, scan: ColumnFormatScan): RowPlan {
-  const formats = scan.decide(plan.dateOrder);
+  const formats = scan.decide(plan);
   return {
     ...plan,
     columns: plan.columns.map((column) => ({ ...column, format: formats.get(column.index) ?? null })),
-    fixed: plan.fixed.map((fixed) => ({ ...fixed, format: fixedFormat(fixed.target, fixed.value, plan.dateOrder) })),
+    fixed: plan.fixed.map((fixed) => ({ ...fixed, format: fixedFormat(fixed.target, fixed.value, plan) })),
   };
 }
 
@@ -106,6 +127,12 @@ export async function withFormats(
   }
   return { plan: decided(plan, scan), rowCount };
 }
+
+/** Whether a column or a fixed value reads numbers with the chosen mark (every mark in it could be either). */
+export const needsDecimalMark = (plan: RowPlan): boolean =>
+  [...plan.columns, ...plan.fixed].some(
+    ({ format }: { format: ColumnFormat | null }) => format?.decimalMarkFrom === 'choice',
+  );
 
 /** Whether a column or a fixed value reads dates in the chosen order (every one in it could be read either way). */
 export const needsDateOrder = (plan: RowPlan): boolean =>

@@ -19,7 +19,7 @@ import { pgArrayLiteral } from '../crud/sql-fragments.ts';
 import type { Database, DatabaseKind, Executor } from '../db/client.ts';
 import { mapDatabaseError } from '../db/errors.ts';
 import { DomainError } from '../domain/errors.ts';
-import { suggestedDateOrder, withFormats } from './import-formats.ts';
+import { suggestedReadings, withFormats } from './import-formats.ts';
 import { KeysSeen, type PreparedRow, planRows, prepareRows, type RowPlan } from './import-rows.ts';
 import { inspectSource, rowsUnderHeading, sourceRows, uploadPath } from './import-source.ts';
 import { type TableRow, UnreadableTable, yieldToOthers } from './table.ts';
@@ -416,8 +416,8 @@ export class ImportRunner {
     const described = await currentDescription(this.database, entity);
     let plan: RowPlan;
     try {
-      // A job started before the order was kept reads as a request without a language would.
-      plan = planRows(described, actor, settings, settings.dateOrder ?? suggestedDateOrder(undefined));
+      // A job started before the order or the mark was kept reads as a request without a language would.
+      plan = planRows(described, actor, settings, suggestedReadings(undefined, settings));
     } catch (error) {
       const message = error instanceof DomainError ? error.message : String(error);
       await this.finish(id, 'failed', `The mapping no longer fits: ${message}`);

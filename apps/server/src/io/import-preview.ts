@@ -1,5 +1,4 @@
 import type { EntityDescription } from '@data-platform/shared/entities/entity';
-import type { DateOrder } from '@data-platform/shared/fields/cell-formats';
 import { fieldTypeModule } from '@data-platform/shared/fields/field-types';
 import {
   type ColumnTarget,
@@ -10,7 +9,7 @@ import {
 import { sql } from 'drizzle-orm';
 import type { Actor } from '../auth/actor.ts';
 import type { Database } from '../db/client.ts';
-import { formatsOver, needsDateOrder } from './import-formats.ts';
+import { formatsOver, needsDateOrder, needsDecimalMark, type Readings } from './import-formats.ts';
 import { importableFields, normalized, suggestMapping, suggestOption } from './import-mapping.ts';
 import { KeysSeen, planRows, prepareRows } from './import-rows.ts';
 import { headingText, rowsUnderHeading, type SourceFile, sourceRows } from './import-source.ts';
@@ -59,7 +58,7 @@ export async function rememberedMapping(
  * under the readers' limits), the distinct values of each picklist column
  * with the option suggested for each, and the first rows as they would be
  * stored (fixed values included) with every problem per row and field.
- * `dateOrder` is the caller's, or the one their language suggests.
+ * `readings` are the caller's, or the ones their language suggests.
  */
 export async function previewImport(
   database: Database,
@@ -67,7 +66,7 @@ export async function previewImport(
   actor: Actor,
   upload: PreviewedUpload,
   settings: ImportSettings,
-  dateOrder: DateOrder,
+  readings: Readings,
 ): Promise<ImportPreview> {
   const sheet = upload.source.kind === 'xlsx' ? (settings.sheet ?? upload.source.sheets[0] ?? null) : null;
   let heading: TableRow | undefined;
@@ -99,7 +98,7 @@ export async function previewImport(
   const nothingMapped = !settings.mapping && mapping.every((target) => target === null);
   const plan = nothingMapped
     ? undefined
-    : formatsOver(planRows(entity, actor, { ...settings, mapping }, dateOrder), scanned);
+    : formatsOver(planRows(entity, actor, { ...settings, mapping }, readings), scanned);
   const prepared = plan ? await prepareRows(database, plan, sample, new KeysSeen()) : [];
   const picklists = (plan?.columns ?? []).flatMap(({ index, target }) => {
     const options = target.field.options;
@@ -163,8 +162,10 @@ export async function previewImport(
     })),
     picklists,
     duplicateKeys: [...(mapping.some((t) => t?.field === 'id') ? ['id'] : []), ...(entity.dedupKeys ?? [])],
-    dateOrder,
+    dateOrder: readings.dateOrder,
     dateOrderNeeded: plan ? needsDateOrder(plan) : false,
+    decimalMark: readings.decimalMark,
+    decimalMarkNeeded: plan ? needsDecimalMark(plan) : false,
     rows: prepared.map((row) => ({
       row: row.row,
       values: row.values,

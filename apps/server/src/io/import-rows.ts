@@ -2,7 +2,12 @@ import { readableDescription } from '@data-platform/shared/entities/access';
 import { allFields, type EntityDescription } from '@data-platform/shared/entities/entity';
 import { createSchema, updateSchema } from '@data-platform/shared/entities/record-schema';
 import { findEntity } from '@data-platform/shared/entities/registry';
-import { CellProblem, type ColumnFormat, type DateOrder } from '@data-platform/shared/fields/cell-formats';
+import {
+  CellProblem,
+  type ColumnFormat,
+  type DateOrder,
+  type DecimalMark,
+} from '@data-platform/shared/fields/cell-formats';
 import { type FieldDescription, fieldTypeModule } from '@data-platform/shared/fields/field-types';
 import type { ImportSettings, RowAction, ValueMapping } from '@data-platform/shared/imports';
 import { type SQL, sql } from 'drizzle-orm';
@@ -15,6 +20,7 @@ import { column, pgArrayLiteral } from '../crud/sql-fragments.ts';
 import type { Database } from '../db/client.ts';
 import { columnName } from '../db/columns.ts';
 import { invalid } from '../domain/errors.ts';
+import type { Readings } from './import-formats.ts';
 import { findTarget, type ImportTarget } from './import-mapping.ts';
 import type { Cell, TableRow } from './table.ts';
 
@@ -54,6 +60,8 @@ export interface RowPlan {
   duplicates?: ImportSettings['duplicates'];
   /** The day/month order of dates that could be read either way (the caller's, or suggested from their language). */
   dateOrder: DateOrder;
+  /** The decimal mark of numbers that could be read either way (the caller's, or their language's). */
+  decimalMark: DecimalMark;
 }
 
 /** What a plan is made from: an import's mapping and rules. */
@@ -99,7 +107,7 @@ export function planRows(
   entity: EntityDescription,
   actor: Actor,
   { mapping, values = {}, fixed: fixedValues = {}, duplicates }: PlanSettings,
-  dateOrder: DateOrder,
+  { dateOrder, decimalMark }: Readings,
 ): RowPlan {
   const errors: Record<string, string> = {};
   const columns: RowPlan['columns'] = [];
@@ -156,7 +164,7 @@ export function planRows(
     }
   }
   if (Object.keys(errors).length > 0) throw invalid(errors, 'The mapping cannot be used');
-  const plan: RowPlan = { entity, actor, columns, fixed, values, duplicates, dateOrder };
+  const plan: RowPlan = { entity, actor, columns, fixed, values, duplicates, dateOrder, decimalMark };
   assertReferencesReadable(
     actor,
     entity,

@@ -1,6 +1,6 @@
 import { allFields, type EntityDescription, isWritable } from '@data-platform/shared/entities/entity';
 import { createSchema } from '@data-platform/shared/entities/record-schema';
-import { CellProblem, type ColumnFormat, type DateOrder } from '@data-platform/shared/fields/cell-formats';
+import { CellProblem, type ColumnFormat } from '@data-platform/shared/fields/cell-formats';
 import { type FieldDescription, fieldTypeModule } from '@data-platform/shared/fields/field-types';
 import { sql } from 'drizzle-orm';
 import { assertReferencesReadable } from '../access/references.ts';
@@ -13,7 +13,7 @@ import { columnName } from '../db/columns.ts';
 import { mapDatabaseError } from '../db/errors.ts';
 import { conflict, type DomainError, invalid, tooLarge, unsupportedType } from '../domain/errors.ts';
 import { readCsv } from './csv-reader.ts';
-import { ColumnFormatScan } from './import-formats.ts';
+import { ColumnFormatScan, type Readings } from './import-formats.ts';
 import {
   type FoundRecord,
   findsReference,
@@ -101,12 +101,12 @@ export interface ImportOutcome {
   ignoredColumns: string[];
 }
 
-/** Who imports, for the permission checks and the audit event; the day/month order their language writes dates in. */
+/** Who imports, for the permission checks and the audit event; the day/month order and decimal mark their language writes. */
 export interface Importer {
   actor: Actor;
   ip: string;
-  /** For columns whose dates could all be read either way. */
-  dateOrder: DateOrder;
+  /** For columns whose dates, or numbers, could all be read either way. */
+  readings: Readings;
 }
 
 /** A file the readers refused: too large for a limit of size, invalid otherwise. */
@@ -290,13 +290,13 @@ export async function importTable(
   database: Database,
   entity: EntityDescription,
   table: AsyncIterable<TableRow>,
-  { actor, ip, dateOrder }: Importer,
+  { actor, ip, readings }: Importer,
 ): Promise<ImportOutcome> {
   const { targets, ignored, rows } = await readRows(entity, table, actor);
   // Each column's dates and numbers are read one way, decided from all its values.
   const scan = new ColumnFormatScan(targets.map((target, index) => ({ index, target })));
   for (const row of rows) scan.note(row);
-  const formats = scan.decide(dateOrder);
+  const formats = scan.decide(readings);
   const ids = await referencedIds(database, entity, actor, targets, rows);
   const schema = createSchema(entity);
   const errors: Record<string, string> = {};

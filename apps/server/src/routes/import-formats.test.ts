@@ -322,24 +322,67 @@ describe('dates as files write them', () => {
 
 describe('numbers as files write them', () => {
   /** The levels of an index-level file whose Level column holds these texts, previewed. */
-  async function levelsRead(texts: string[]) {
+  async function levelsRead(texts: string[], chosen: Record<string, unknown> = {}, language?: string) {
     const index = await newIndex();
     const csv = ['Date;Level', ...texts.map((text, i) => `2005-01-${String(i + 1).padStart(2, '0')};"${text}"`)].join(
       '\n',
     );
-    const uploaded = await upload('indexLevels', 'levels.csv', csv);
-    const previewed = await preview({
-      entity: 'indexLevels',
-      uploadId: uploaded.body.uploadId,
-      mapping: [{ field: 'date' }, { field: 'level' }],
-      fixed: { indexId: String(index.id) },
-    });
+    const uploaded = await upload('indexLevels', 'levels.csv', csv, language);
+    const previewed = await preview(
+      {
+        entity: 'indexLevels',
+        uploadId: uploaded.body.uploadId,
+        mapping: [{ field: 'date' }, { field: 'level' }],
+        fixed: { indexId: String(index.id) },
+        ...chosen,
+      },
+      language,
+    );
     expect(previewed.status).toBe(200);
     return {
+      index,
+      uploadId: uploaded.body.uploadId,
+      preview: previewed.body,
       levels: previewed.body.rows.map((r) => r.problems.level ?? r.values.level),
       format: previewed.body.columns[1]?.format,
     };
   }
+
+  it('says when every mark of a column could be either: the language suggests it, the caller chooses it, the job keeps it', async () => {
+    const french = await levelsRead(['3,421', '1.234', '12'], {}, 'fr-FR,fr;q=0.9');
+    expect(french.preview).toMatchObject({ decimalMark: ',', decimalMarkNeeded: true });
+    expect(french.format).toMatchObject({ decimalMark: ',', decimalMarkFrom: 'choice' });
+    expect(french.levels).toEqual([3.421, 1234, 12]);
+
+    const english = await levelsRead(['3,421', '1.234'], {}, 'en');
+    expect(english.preview).toMatchObject({ decimalMark: '.', decimalMarkNeeded: true });
+    expect(english.levels).toEqual([3421, 1.234]);
+
+    const chosen = await levelsRead(['3,421'], { decimalMark: '.' }, 'fr');
+    expect(chosen.preview).toMatchObject({ decimalMark: '.', decimalMarkNeeded: true });
+    expect(chosen.levels).toEqual([3421]);
+
+    // A value that tells its mark decides the column: nothing to choose.
+    const told = await levelsRead(['3,421', '1,5'], {}, 'en');
+    expect(told.preview.decimalMarkNeeded).toBe(false);
+    expect(told.levels).toEqual([3.421, 1.5]);
+
+    // Started without a mark by a French-speaking caller: the job reads as the preview suggested.
+    const answer = await server.fetch('/api/v1/imports', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'accept-language': 'fr' },
+      body: JSON.stringify({
+        entity: 'indexLevels',
+        uploadId: french.uploadId,
+        mapping: [{ field: 'date' }, { field: 'level' }],
+        fixed: { indexId: french.index.name },
+      }),
+    });
+    expect(answer.status).toBe(202);
+    const job = await waitForImport(server, ((await answer.json()) as { id: number }).id);
+    expect(job).toMatchObject({ status: 'succeeded', created: 3 });
+    expect((await levelsOf(french.index.id)).map((l) => l.level)).toEqual([3.421, 1234, 12]);
+  });
 
   it('reads thousands commas and a decimal point', async () => {
     const { levels, format } = await levelsRead(['3,421.567', '3,421', '12']);
@@ -355,9 +398,9 @@ describe('numbers as files write them', () => {
     expect(dotted.levels).toEqual([3421.567, 1234]);
   });
 
-  it('reads a column that tells nothing with a decimal point, and names what is not a number', async () => {
+  it('reads a column whose marks could be either with the mark chosen, and names what is not a number', async () => {
     const { levels, format } = await levelsRead(['1,234', 'n/a', '12 apples']);
-    expect(format).toMatchObject({ decimalMark: '.', decimalMarkFrom: 'default' });
+    expect(format).toMatchObject({ decimalMark: '.', decimalMarkFrom: 'choice' });
     expect(levels[0]).toBe(1234);
     expect(levels[1]).toMatch(/Level must be/);
     expect(levels[2]).toMatch(/Level must be/);

@@ -30,7 +30,7 @@ import { conflict, forbidden, invalid, notFound, tooLarge, unsupportedType } fro
 import { errorBodySchema } from '../http/errors.ts';
 import { idParamsSchema } from '../http/record-params.ts';
 import { csvSafe } from '../io/export.ts';
-import { suggestedDateOrder } from '../io/import-formats.ts';
+import { suggestedReadings } from '../io/import-formats.ts';
 import { ImportRunner, jobOf, listJobs, readJob } from '../io/import-jobs.ts';
 import { previewImport } from '../io/import-preview.ts';
 import { planRows } from '../io/import-rows.ts';
@@ -173,7 +173,7 @@ export function registerImportPreviewRoutes(app: FastifyInstance, database: Data
           request.actor,
           { id, fileName, path: file, source },
           { entity: entity.name, uploadId: id },
-          suggestedDateOrder(request.headers['accept-language']),
+          suggestedReadings(request.headers['accept-language']),
         ).catch((error: unknown) => {
           throw refusal(error);
         });
@@ -190,7 +190,7 @@ export function registerImportPreviewRoutes(app: FastifyInstance, database: Data
       tags: ['Imports'],
       summary: 'Preview an uploaded file as it would be imported',
       description:
-        "The sheet (XLSX), heading row, mapping (a target per column, null to skip it; suggested from the headings when absent: the mapping the user confirmed last for the same heading, field labels and names, common synonyms), value mapping of picklist columns, fixed values (`fixed`: one value for every row of a field no column maps to, read as that field's cells are: a reference by name, domain, email, code or id, a picklist option), day/month order of dates that could be either way (`dateOrder`; suggested from Accept-Language when absent), and duplicate rule of an import. Answers the file's sheets and dialect, how each column of dates or numbers is written (decided from all its values: `format`; `dateOrderNeeded` when a column's dates could all be read either way, so that the caller confirms `dateOrder`), the distinct values of each picklist column with the option suggested for each, and the first rows as they would be stored, with every problem per row and field (a fixed value's too) and what each would do. Nothing is written.",
+        "The sheet (XLSX), heading row, mapping (a target per column, null to skip it; suggested from the headings when absent: the mapping the user confirmed last for the same heading, field labels and names, common synonyms), value mapping of picklist columns, fixed values (`fixed`: one value for every row of a field no column maps to, read as that field's cells are: a reference by name, domain, email, code or id, a picklist option), day/month order of dates that could be either way (`dateOrder`; suggested from Accept-Language when absent), decimal mark of numbers that could be either way (`decimalMark`: 3,421 and 1.234; suggested from Accept-Language when absent), and duplicate rule of an import. Answers the file's sheets and dialect, how each column of dates or numbers is written (decided from all its values: `format`; `dateOrderNeeded` when a column's dates could all be read either way, so that the caller confirms `dateOrder`; `decimalMarkNeeded` likewise for `decimalMark`), the distinct values of each picklist column with the option suggested for each, and the first rows as they would be stored, with every problem per row and field (a fixed value's too) and what each would do. Nothing is written.",
       body: importSettingsSchema,
       response: { 200: importPreviewSchema, 400: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema },
     },
@@ -202,8 +202,8 @@ export function registerImportPreviewRoutes(app: FastifyInstance, database: Data
         throw invalid({ sheet: `Expected one of ${upload.source.sheets.join(', ') || 'no sheet (a CSV has none)'}` });
       }
       const described = await currentDescription(database, entity);
-      const dateOrder = request.body.dateOrder ?? suggestedDateOrder(request.headers['accept-language']);
-      return previewImport(database, described, request.actor, upload, request.body, dateOrder).catch(
+      const readings = suggestedReadings(request.headers['accept-language'], request.body);
+      return previewImport(database, described, request.actor, upload, request.body, readings).catch(
         (error: unknown) => {
           throw refusal(error);
         },
@@ -291,9 +291,10 @@ export function registerImportJobRoutes(app: FastifyInstance, database: Database
       const upload = await findUpload(database, config, actor, body.uploadId);
       if (upload.entity !== entity.name) throw invalid({ entity: `This file was uploaded to import ${upload.entity}` });
       const described = await currentDescription(database, entity);
-      // The order is kept with the job, so that it reads the file as the preview did whoever resumes it.
-      const settings = { ...body, dateOrder: body.dateOrder ?? suggestedDateOrder(request.headers['accept-language']) };
-      planRows(described, actor, settings, settings.dateOrder);
+      // The order and the mark are kept with the job, so that it reads the file as the preview did whoever resumes it.
+      const readings = suggestedReadings(request.headers['accept-language'], body);
+      const settings = { ...body, ...readings };
+      planRows(described, actor, settings, readings);
       const headings = await headingsOf(upload, body.sheet, body.headerRow).catch((error: unknown) => {
         throw refusal(error);
       });

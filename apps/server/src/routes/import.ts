@@ -9,7 +9,7 @@ import type { Database } from '../db/client.ts';
 import { invalid, tooLarge, unsupportedType } from '../domain/errors.ts';
 import { errorBodySchema } from '../http/errors.ts';
 import { importTable, MAX_IMPORT_ROWS, readTable } from '../io/import.ts';
-import { suggestedDateOrder } from '../io/import-formats.ts';
+import { suggestedReadings } from '../io/import-formats.ts';
 import { tableLimits } from '../io/table.ts';
 import { xlsxLimits } from '../io/xlsx-reader.ts';
 import { registerImportJobRoutes, registerImportPreviewRoutes } from './import-jobs.ts';
@@ -64,7 +64,7 @@ export function registerImportRoutes(app: FastifyInstance, database: Database, c
           const outcome = await importTable(database, described, readTable(bytes, part.filename), {
             actor: request.actor,
             ip: request.ip,
-            dateOrder: suggestedDateOrder(request.headers['accept-language']),
+            readings: suggestedReadings(request.headers['accept-language']),
           });
           return reply.code(201).send(outcome);
         },

@@ -3,8 +3,10 @@ import {
   CellProblem,
   type ColumnFormat,
   type DateOrder,
+  type DecimalMark,
   dateOrderOfLanguage,
   decimalMarkOf,
+  decimalMarkOfLanguage,
   FormatEvidence,
   readDate,
   readNumber,
@@ -12,10 +14,15 @@ import {
 import { fieldTypeModule } from './field-types.ts';
 
 /** The format a column with these values gets. */
-function decided(reads: 'date' | 'number', values: (string | number | null)[], choice: DateOrder = 'mdy') {
+function decided(
+  reads: 'date' | 'number',
+  values: (string | number | null)[],
+  choice: DateOrder = 'mdy',
+  mark: DecimalMark = '.',
+) {
   const evidence = new FormatEvidence(reads);
   for (const value of values) evidence.note(value);
-  return evidence.decide(choice);
+  return evidence.decide(choice, mark);
 }
 
 const problem = (value: unknown) => (value instanceof CellProblem ? value.message : undefined);
@@ -94,6 +101,14 @@ describe('dates', () => {
     expect(dateOrderOfLanguage(undefined)).toBe('mdy');
     expect(dateOrderOfLanguage('not a language!')).toBe('mdy');
   });
+
+  it('suggests the decimal mark of the interface language', () => {
+    expect(decimalMarkOfLanguage('en')).toBe('.');
+    expect(decimalMarkOfLanguage('fr')).toBe(',');
+    expect(decimalMarkOfLanguage('de-DE')).toBe(',');
+    expect(decimalMarkOfLanguage(undefined)).toBe('.');
+    expect(decimalMarkOfLanguage('not a language!')).toBe('.');
+  });
 });
 
 describe('numbers', () => {
@@ -121,7 +136,20 @@ describe('numbers', () => {
       decimalMark: ',',
       decimalMarkFrom: 'values',
     });
-    expect(decided('number', ['3,421', '1,234'])).toMatchObject({ decimalMark: '.', decimalMarkFrom: 'default' });
+    // Marks that could be either: the chosen one; no mark at all: a point, nothing to choose.
+    expect(decided('number', ['3,421', '1,234'])).toMatchObject({ decimalMark: '.', decimalMarkFrom: 'choice' });
+    expect(decided('number', ['3,421', '1.234'], 'mdy', ',')).toMatchObject({
+      decimalMark: ',',
+      decimalMarkFrom: 'choice',
+    });
+    expect(decided('number', ['12', 7, '-3'], 'mdy', ',')).toMatchObject({
+      decimalMark: '.',
+      decimalMarkFrom: 'default',
+    });
+    expect(decided('number', ['3,421', '1,5'], 'mdy', '.')).toMatchObject({
+      decimalMark: ',',
+      decimalMarkFrom: 'values',
+    });
     expect(decided('number', ['1.5', '1,5'])).toMatchObject({ decimalMark: null, decimalMarkFrom: 'mixed' });
     // A currency or percent sign does not hide the digits.
     expect(decided('number', ['1 200,50 €'])).toMatchObject({ decimalMark: ',' });

@@ -27,14 +27,16 @@ export type CellReading = 'date' | 'number';
  * one of its dates has a part over 12, `choice` when every one could be read
  * either way (the import's chosen order is used), `mixed` when its values
  * say both (each such date is then a problem). `decimalMarkFrom`: `values`
- * when a number tells (`1,5`, `1.234,5`, `1 234,5`), `default` (a point)
- * when none does, `mixed` when they say both.
+ * when a number tells (`1,5`, `1.234,5`, `1 234,5`), `choice` when none does
+ * but one could be read either way (`3,421`, `1.234`: the import's chosen
+ * mark is used), `default` (a point) when no number has a mark at all,
+ * `mixed` when they say both.
  */
 export interface ColumnFormat {
   dateOrder: DateOrder | null;
   dateOrderFrom: 'values' | 'choice' | 'mixed' | null;
   decimalMark: DecimalMark | null;
-  decimalMarkFrom: 'values' | 'default' | 'mixed' | null;
+  decimalMarkFrom: 'values' | 'choice' | 'default' | 'mixed' | null;
 }
 
 /** A cell an import cannot read as its field's value, with why (the row's problem for the field). */
@@ -269,6 +271,8 @@ export class FormatEvidence {
   private eitherWay = 0;
   private point = 0;
   private comma = 0;
+  /** Numbers with one mark that could be either (`3,421`, `1.234`). */
+  private eitherMark = 0;
 
   constructor(readonly reads: CellReading) {}
 
@@ -279,7 +283,8 @@ export class FormatEvidence {
       // Whatever signs the field allows, the digits tell the mark.
       const mark = decimalMarkOf(cell, 'any');
       if (mark === '.') this.point += 1;
-      if (mark === ',') this.comma += 1;
+      else if (mark === ',') this.comma += 1;
+      else if (/[.,]/.test(numberBody(cell, 'any')?.body ?? '')) this.eitherMark += 1;
       return;
     }
     const text = dateText(cell);
@@ -291,16 +296,20 @@ export class FormatEvidence {
     else if (first <= 12 && second <= 12) this.eitherWay += 1;
   }
 
-  /** The column's format: what its values say, else the chosen day/month order and a decimal point. */
-  decide(choice: DateOrder): ColumnFormat {
+  /**
+   * The column's format: what its values say, else the chosen day/month
+   * order and the chosen decimal mark where a value could be read either way.
+   */
+  decide(choice: DateOrder, markChoice: DecimalMark = '.'): ColumnFormat {
     if (this.reads === 'number') {
       const mixed = this.point > 0 && this.comma > 0;
       const told = this.comma > 0 ? ',' : this.point > 0 ? '.' : undefined;
+      const from = mixed ? 'mixed' : told ? 'values' : this.eitherMark > 0 ? 'choice' : 'default';
       return {
         dateOrder: null,
         dateOrderFrom: null,
-        decimalMark: mixed ? null : (told ?? '.'),
-        decimalMarkFrom: mixed ? 'mixed' : told ? 'values' : 'default',
+        decimalMark: mixed ? null : (told ?? (from === 'choice' ? markChoice : '.')),
+        decimalMarkFrom: from,
       };
     }
     const number = { decimalMark: null, decimalMarkFrom: null };
@@ -318,14 +327,27 @@ export class FormatEvidence {
  * month first when the language is not known.
  */
 export function dateOrderOfLanguage(language: string | undefined): DateOrder {
-  let locale = 'en-US';
-  try {
-    if (language && Intl.DateTimeFormat.supportedLocalesOf([language]).length > 0) locale = language;
-  } catch {
-    // A malformed tag is no language.
-  }
+  const locale = knownLocale(language);
   const parts = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'numeric', year: 'numeric' })
     .formatToParts(new Date(Date.UTC(2004, 11, 31, 12)))
     .map((part) => part.type);
   return parts.indexOf('day') < parts.indexOf('month') ? 'dmy' : 'mdy';
+}
+
+/** The decimal mark a language writes (`en` a point; `fr`, `de` a comma), as the platform's Intl data has it; a point when not known. */
+export function decimalMarkOfLanguage(language: string | undefined): DecimalMark {
+  const decimal = new Intl.NumberFormat(knownLocale(language))
+    .formatToParts(1.5)
+    .find((part) => part.type === 'decimal');
+  return decimal?.value === ',' ? ',' : '.';
+}
+
+/** The language when the platform knows it, else `en-US`. */
+function knownLocale(language: string | undefined): string {
+  try {
+    if (language && Intl.DateTimeFormat.supportedLocalesOf([language]).length > 0) return language;
+  } catch {
+    // A malformed tag is no language.
+  }
+  return 'en-US';
 }

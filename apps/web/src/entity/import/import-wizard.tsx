@@ -1,4 +1,4 @@
-import type { DateOrder } from '@data-platform/shared/fields/cell-formats';
+import type { DateOrder, DecimalMark } from '@data-platform/shared/fields/cell-formats';
 import type {
   ColumnTarget,
   DuplicateRule,
@@ -11,6 +11,7 @@ import { Badge, Button, FileInput, Group, Modal, NumberInput, Select, Stack, Ste
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DateOrderChoice } from './date-order.tsx';
+import { DecimalMarkChoice } from './decimal-mark.tsx';
 import { type Failure, FailureAlert, useFailure } from './failure.tsx';
 import { FixedValues } from './fixed-values.tsx';
 import { useFollowedJob } from './follow-job.ts';
@@ -31,6 +32,8 @@ export interface WizardChoices {
   fixed: Fixed;
   /** The day/month order of dates that could be either way; null keeps the preview's suggestion. */
   dateOrder: DateOrder | null;
+  /** The decimal mark of numbers that could be either way; null keeps the preview's suggestion. */
+  decimalMark: DecimalMark | null;
   duplicates: DuplicateRule | null;
   mode: ImportMode;
 }
@@ -79,6 +82,7 @@ export function ImportWizard({
     values: {},
     fixed: {},
     dateOrder: null,
+    decimalMark: null,
     duplicates: null,
     mode: 'allOrNothing',
   });
@@ -104,6 +108,7 @@ export function ImportWizard({
       values: withSuggestions({}, first.picklists),
       fixed: {},
       dateOrder: null,
+      decimalMark: null,
       duplicates: null,
     }));
     setStep(1);
@@ -127,6 +132,7 @@ export function ImportWizard({
             fixed: fixedToSend(preview.fields, next.mapping, next.fixed),
           }),
       ...(next.dateOrder ? { dateOrder: next.dateOrder } : {}),
+      ...(next.decimalMark ? { decimalMark: next.decimalMark } : {}),
       ...(next.duplicates && !suggest ? { duplicates: next.duplicates } : {}),
     });
     if (mine !== asked.current) return false;
@@ -160,6 +166,7 @@ export function ImportWizard({
       fixed: fixedToSend(preview.fields, choices.mapping, choices.fixed),
       // The order the preview read with: the user's, or the one it suggested.
       dateOrder: choices.dateOrder ?? preview.dateOrder,
+      decimalMark: choices.decimalMark ?? preview.decimalMark,
       ...(choices.duplicates ? { duplicates: choices.duplicates } : {}),
       mode: choices.mode,
     });
@@ -261,6 +268,11 @@ export function ImportWizard({
               preview={preview}
               value={choices.dateOrder}
               onChange={(dateOrder) => setChoices({ ...choices, dateOrder })}
+            />
+            <DecimalMarkChoice
+              preview={preview}
+              value={choices.decimalMark}
+              onChange={(decimalMark) => setChoices({ ...choices, decimalMark })}
             />
             <Group justify="space-between">
               <Button variant="default" onClick={() => setStep(0)}>

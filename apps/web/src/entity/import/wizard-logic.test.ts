@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   canUndo,
   choiceOption,
+  columnsNeedingMark,
   columnsNeedingOrder,
   decideValue,
   fixedToSend,
@@ -186,6 +187,26 @@ describe('date order', () => {
       ],
     } as unknown as ImportPreview;
     expect(columnsNeedingOrder(preview)).toEqual(['Date', '3']);
+  });
+});
+
+describe('decimal mark', () => {
+  it('is asked for the columns whose numbers could all be read either way', () => {
+    const format = (decimalMarkFrom: 'values' | 'choice' | 'default') => ({
+      dateOrder: null,
+      dateOrderFrom: null,
+      decimalMark: '.' as const,
+      decimalMarkFrom,
+    });
+    const preview = {
+      columns: [
+        { index: 0, heading: 'Level', target: { field: 'level' }, suggestedBy: null, format: format('choice') },
+        { index: 1, heading: 'Size', target: { field: 'amount' }, suggestedBy: null, format: format('values') },
+        { index: 2, heading: 'Count', target: { field: 'employees' }, suggestedBy: null, format: format('default') },
+        { index: 3, heading: '', target: { field: 'revenue' }, suggestedBy: null, format: format('choice') },
+      ],
+    } as unknown as ImportPreview;
+    expect(columnsNeedingMark(preview)).toEqual(['Level', '4']);
   });
 });
 

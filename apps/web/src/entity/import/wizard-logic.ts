@@ -156,6 +156,12 @@ export const columnsNeedingOrder = (preview: ImportPreview): string[] =>
     column.format?.dateOrderFrom === 'choice' ? [column.heading || String(column.index + 1)] : [],
   );
 
+/** The headings of the columns whose numbers could all be read either way (the decimal mark is chosen for them). */
+export const columnsNeedingMark = (preview: ImportPreview): string[] =>
+  preview.columns.flatMap((column) =>
+    column.format?.decimalMarkFrom === 'choice' ? [column.heading || String(column.index + 1)] : [],
+  );
+
 /** What a select shows for a value: the option, LEAVE_EMPTY, or nothing chosen. */
 export function valueChoice(values: ValueMapping, field: string, value: string): string | null {
   const decided = values[field];
