@@ -42,6 +42,21 @@ describe('provider index import', () => {
     await expect.poll(() => picker(scope, name).inputValue()).toBe(option);
   }
 
+  /** Opens the wizard on Index levels, uploads `csv` as `name` and gives the index for every row: the map step. */
+  async function uploadWithIndex(page: Page, name: string, csv: string): Promise<Locator> {
+    await openSignedIn(page, `${server.url}/index-levels`);
+    await page.getByRole('button', { name: 'Import' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Import' });
+    await dialog.waitFor();
+    await dialog.locator('input[type="file"]').setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
+    const fixed = dialog.getByTestId('import-fixed');
+    await fixed.waitFor();
+    await picker(fixed, 'Index').fill('MSCI');
+    await page.getByRole('option', { name: indexName, exact: true }).click();
+    return dialog;
+  }
+
   it('imports an MSCI-like export with the Index fixed to the index, and shows the levels on its page', async () => {
     const page = await newPage(browser);
     await openSignedIn(page, `${server.url}/index-levels`);
@@ -140,23 +155,9 @@ describe('provider index import', () => {
 
   it('asks the order of day and month when every date could be read either way, suggested from the language', async () => {
     const page = await newPage(browser);
-    await openSignedIn(page, `${server.url}/index-levels`);
-    await page.getByRole('button', { name: 'Import' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Import' });
-    await dialog.waitFor();
     // A European spreadsheet's CSV: semicolons, day-first dates none of which has a day over 12, decimal commas.
     const csv = ['Date;Level', '01/02/2005;"3 421,567"', '03/04/2005;"3 338,41"'].join('\r\n');
-    await dialog.locator('input[type="file"]').setInputFiles({
-      name: 'levels.csv',
-      mimeType: 'text/csv',
-      buffer: Buffer.from(csv),
-    });
-    await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
-    const fixed = dialog.getByTestId('import-fixed');
-    await fixed.waitFor();
-    const index = picker(fixed, 'Index');
-    await index.fill('MSCI');
-    await page.getByRole('option', { name: indexName, exact: true }).click();
+    const dialog = await uploadWithIndex(page, 'levels.csv', csv);
 
     // The interface is in English: month first is suggested.
     const order = dialog.getByTestId('import-date-order');
@@ -177,23 +178,9 @@ describe('provider index import', () => {
 
   it('asks the decimal mark when every number could be read either way, suggested from the language', async () => {
     const page = await newPage(browser);
-    await openSignedIn(page, `${server.url}/index-levels`);
-    await page.getByRole('button', { name: 'Import' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Import' });
-    await dialog.waitFor();
     // Levels with one mark and three digits after it: thousands, or decimals?
     const csv = ['Date;Level', '2005-01-31;"3,421"', '2005-02-28;"1.234"'].join('\r\n');
-    await dialog.locator('input[type="file"]').setInputFiles({
-      name: 'marks.csv',
-      mimeType: 'text/csv',
-      buffer: Buffer.from(csv),
-    });
-    await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
-    const fixed = dialog.getByTestId('import-fixed');
-    await fixed.waitFor();
-    const index = picker(fixed, 'Index');
-    await index.fill('MSCI');
-    await page.getByRole('option', { name: indexName, exact: true }).click();
+    const dialog = await uploadWithIndex(page, 'marks.csv', csv);
 
     // The interface is in English: a decimal point is suggested; no date here needs an order.
     const mark = dialog.getByTestId('import-decimal-mark');

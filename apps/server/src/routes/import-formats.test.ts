@@ -51,6 +51,22 @@ async function preview(body: Record<string, unknown>, language?: string): Promis
   return { status: answer.status, body: (await answer.json()) as ImportPreview };
 }
 
+/** An index-level upload of date and level columns imported into `indexName` by a French-speaking caller who chose no reading. */
+async function importedInFrench(uploadId: number, indexName: string) {
+  const answer = await server.fetch('/api/v1/imports', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'accept-language': 'fr' },
+    body: JSON.stringify({
+      entity: 'indexLevels',
+      uploadId,
+      mapping: [{ field: 'date' }, { field: 'level' }],
+      fixed: { indexId: indexName },
+    }),
+  });
+  expect(answer.status).toBe(202);
+  return waitForImport(server, ((await answer.json()) as { id: number }).id);
+}
+
 /** An index to load levels into. */
 const newIndex = async (name = unique('MSCI World (demo)')) => ({
   name,
@@ -280,19 +296,10 @@ describe('dates as files write them', () => {
     expect(chosen.dates).toEqual(['2005-01-02', '2005-03-04']);
 
     // Started without an order by a French-speaking caller: the job reads as the preview suggested.
-    const answer = await server.fetch('/api/v1/imports', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'accept-language': 'fr' },
-      body: JSON.stringify({
-        entity: 'indexLevels',
-        uploadId: french.uploadId,
-        mapping: [{ field: 'date' }, { field: 'level' }],
-        fixed: { indexId: french.index.name },
-      }),
+    expect(await importedInFrench(french.uploadId, french.index.name)).toMatchObject({
+      status: 'succeeded',
+      created: 2,
     });
-    expect(answer.status).toBe(202);
-    const job = await waitForImport(server, ((await answer.json()) as { id: number }).id);
-    expect(job).toMatchObject({ status: 'succeeded', created: 2 });
     expect((await levelsOf(french.index.id)).map((l) => l.date)).toEqual(['2005-02-01', '2005-04-03']);
 
     // Chosen month first.
@@ -368,19 +375,10 @@ describe('numbers as files write them', () => {
     expect(told.levels).toEqual([3.421, 1.5]);
 
     // Started without a mark by a French-speaking caller: the job reads as the preview suggested.
-    const answer = await server.fetch('/api/v1/imports', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'accept-language': 'fr' },
-      body: JSON.stringify({
-        entity: 'indexLevels',
-        uploadId: french.uploadId,
-        mapping: [{ field: 'date' }, { field: 'level' }],
-        fixed: { indexId: french.index.name },
-      }),
+    expect(await importedInFrench(french.uploadId, french.index.name)).toMatchObject({
+      status: 'succeeded',
+      created: 3,
     });
-    expect(answer.status).toBe(202);
-    const job = await waitForImport(server, ((await answer.json()) as { id: number }).id);
-    expect(job).toMatchObject({ status: 'succeeded', created: 3 });
     expect((await levelsOf(french.index.id)).map((l) => l.level)).toEqual([3.421, 1234, 12]);
   });
 

@@ -10,8 +10,6 @@ import type {
 import { Badge, Button, FileInput, Group, Modal, NumberInput, Select, Stack, Stepper, Text } from '@mantine/core';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DateOrderChoice } from './date-order.tsx';
-import { DecimalMarkChoice } from './decimal-mark.tsx';
 import { type Failure, FailureAlert, useFailure } from './failure.tsx';
 import { FixedValues } from './fixed-values.tsx';
 import { useFollowedJob } from './follow-job.ts';
@@ -19,6 +17,7 @@ import { usePreviewImportMutation, useStartImportMutation, useUploadImportMutati
 import { JobDone, JobProgress } from './job-view.tsx';
 import { MapStep } from './map-step.tsx';
 import { PreviewStep } from './preview-step.tsx';
+import { DateOrderChoice, DecimalMarkChoice } from './reading-choices.tsx';
 import { RecentImports } from './recent-imports.tsx';
 import { fixedToSend, type ValueMatches, valuesToSend, withMatches, withSuggestions } from './wizard-logic.ts';
 
