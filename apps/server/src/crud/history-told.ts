@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import { type Database, type Executor, jsonValue } from '../db/client.ts';
 import { currentDescription } from './custom-fields.ts';
 import { createdChangesFromColumns } from './history-writes.ts';
+import { pgArrayLiteral } from './sql-fragments.ts';
 
 /**
  * The values of a created entry that does not keep them (`changes_elided`:
@@ -31,43 +32,90 @@ const empty = (value: unknown) => value === null || value === undefined || (Arra
 
 /** The changes the entry would have kept: each non-empty first value as `[null, value]`. */
 export async function toldChanges(database: Database, entry: ElidedEntry, executor?: Executor): Promise<Changes> {
-  const rowEntity = findEntity(entry.subjectEntity ?? entry.entity);
-  if (!rowEntity) return {};
-  const rowId = entry.subjectId ?? entry.recordId;
-  const described: EntityDescription = await currentDescription(database, rowEntity);
-  const [now] = await database.rows<{ changes: Changes | string }>(
-    sql`select ${createdChangesFromColumns(described)} as changes
-      from ${sql.identifier(described.table)} c where c.id = ${rowId}`,
+  return (await toldChangesOf(database, [entry], executor)).get(entry.id) ?? {};
+}
+
+/**
+ * The told changes of many elided entries, by entry id, in a statement per
+ * kind of row they are about and one for all their later entries (a history
+ * page of imported notes tells them all at once).
+ */
+export async function toldChangesOf(
+  database: Database,
+  entries: readonly ElidedEntry[],
+  executor?: Executor,
+): Promise<Map<number, Changes>> {
+  const told = new Map<number, Changes>();
+  if (entries.length === 0) return told;
+  const byRowEntity = new Map<string, ElidedEntry[]>();
+  for (const entry of entries) {
+    const name = entry.subjectEntity ?? entry.entity;
+    byRowEntity.set(name, [...(byRowEntity.get(name) ?? []), entry]);
+  }
+  // The entries' later entries on the same timeline, newest first (a link row is on two; each tells its own).
+  const later = await database.rows<{ entry_id: number | string; action: string; changes: Changes | string }>(
+    sql`select e.id as entry_id, h.action, h.changes from record_history e
+      join record_history h on h.entity = e.entity and h.record_id = e.record_id
+        and h.subject_entity is not distinct from e.subject_entity
+        and h.subject_id is not distinct from e.subject_id
+        and (h.created_at, h.id) > (e.created_at, e.id)
+      where e.id = any(${pgArrayLiteral(entries.map((entry) => entry.id))}::bigint[])
+      order by e.id, h.created_at desc, h.id desc`,
     executor,
   );
-  // The row's later entries on the same timeline, newest first (a link row is on two; each tells its own).
-  const later = await database.rows<{ action: string; changes: Changes | string }>(
-    sql`select h.action, h.changes from record_history h
-      where h.entity = ${entry.entity} and h.record_id = ${entry.recordId}
-        and h.subject_entity is not distinct from ${entry.subjectEntity}::text
-        and h.subject_id is not distinct from ${entry.subjectId}::bigint
-        and (h.created_at, h.id) > (select e.created_at, e.id from record_history e where e.id = ${entry.id})
-      order by h.created_at desc, h.id desc`,
-    executor,
-  );
+  const laterOf = new Map<number, { action: string; changes: Changes | string }[]>();
+  for (const row of later) {
+    const id = Number(row.entry_id);
+    laterOf.set(id, [...(laterOf.get(id) ?? []), row]);
+  }
+  for (const [name, group] of byRowEntity) {
+    const rowEntity = findEntity(name);
+    if (!rowEntity) continue;
+    const described: EntityDescription = await currentDescription(database, rowEntity);
+    const rowIds = [...new Set(group.map((entry) => entry.subjectId ?? entry.recordId))];
+    const now = await database.rows<{ id: number | string; changes: Changes | string }>(
+      sql`select c.id, ${createdChangesFromColumns(described)} as changes
+        from ${sql.identifier(described.table)} c where c.id = any(${pgArrayLiteral(rowIds)}::bigint[])`,
+      executor,
+    );
+    const nowOf = new Map(now.map((row) => [Number(row.id), jsonValue(row.changes) as Changes]));
+    const fields = allFields(described);
+    for (const entry of group) {
+      const values = toldBack(nowOf.get(entry.subjectId ?? entry.recordId), laterOf.get(entry.id) ?? []);
+      told.set(
+        entry.id,
+        Object.fromEntries(
+          Object.entries(values ?? {})
+            .filter(([field, value]) => !empty(value) && !fields[field]?.generated)
+            .map(([field, value]) => [field, [null, value]]),
+        ),
+      );
+    }
+  }
+  return told;
+}
+
+/**
+ * A row's first values: its values now, then each later entry, newest first,
+ * puts back its old ones. A row gone with no entry saying so tells nothing
+ * (null) rather than a guess.
+ */
+function toldBack(
+  now: Changes | undefined,
+  later: readonly { action: string; changes: Changes | string }[],
+): Record<string, unknown> | null {
   let values: Record<string, unknown> | null = now
-    ? Object.fromEntries(Object.entries(jsonValue(now.changes)).map(([field, pair]) => [field, pair[1]]))
+    ? Object.fromEntries(Object.entries(now).map(([field, pair]) => [field, pair[1]]))
     : null;
   for (const { action, changes } of later) {
-    const pairs = Object.entries(jsonValue(changes));
+    const pairs = Object.entries(jsonValue(changes) as Changes);
     if (action === 'deleted') {
       values = Object.fromEntries(pairs.map(([field, pair]) => [field, pair[0]]));
     } else if (values !== null) {
       for (const [field, pair] of pairs) values[field] = pair[0];
     }
   }
-  const fields = allFields(described);
-  // A row gone with no entry saying so tells nothing rather than a guess.
-  return Object.fromEntries(
-    Object.entries(values ?? {})
-      .filter(([field, value]) => !empty(value) && !fields[field]?.generated)
-      .map(([field, value]) => [field, [null, value]]),
-  );
+  return values;
 }
 
 /**
@@ -89,17 +137,17 @@ export async function keepToldChanges(
       )}) and h.subject_entity is null and h.changes_elided`,
     executor,
   );
-  for (const row of elided) {
-    const entry = {
-      id: Number(row.id),
-      entity: entity.name,
-      recordId: Number(row.record_id),
-      subjectEntity: null,
-      subjectId: null,
-    };
-    const changes = await toldChanges(database, entry, executor);
+  const entries = elided.map((row) => ({
+    id: Number(row.id),
+    entity: entity.name,
+    recordId: Number(row.record_id),
+    subjectEntity: null,
+    subjectId: null,
+  }));
+  const told = await toldChangesOf(database, entries, executor);
+  for (const entry of entries) {
     await database.rows(
-      sql`update record_history set changes = ${JSON.stringify(changes)}::jsonb, changes_elided = false
+      sql`update record_history set changes = ${JSON.stringify(told.get(entry.id) ?? {})}::jsonb, changes_elided = false
         where id = ${entry.id}`,
       executor,
     );

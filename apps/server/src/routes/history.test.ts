@@ -261,6 +261,32 @@ describe("an imported record's created entry (decision 0040)", () => {
     const first = entries.find((e) => e.subject?.entity === 'notes' && e.action === 'created');
     expect(changesOf(first).body).toEqual([null, 'Imported words']);
   });
+
+  it('tells a page of entries about different rows each from its own row and later entries', async () => {
+    const company = await importedCompany(`Paged ${Date.now()}`, 'Tours', 'Many notes');
+    const words = ['First imported', 'Second imported', 'Third imported'];
+    const job = await importAll(
+      server,
+      'notes',
+      'n.csv',
+      `Record type,Record,Note\n${words.map((body) => `companies,${company.id},${body}`).join('\n')}\n`,
+    );
+    expect(job.status, JSON.stringify(job)).toBe('succeeded');
+    const notes = await server.database.rows<{ subject_id: number | string }>(
+      sql`select subject_id from record_history
+        where entity = 'companies' and record_id = ${company.id} and subject_entity = 'notes' order by subject_id`,
+    );
+    const second = Number(notes[1]?.subject_id);
+    const note = await api.get<Row>(`/api/v1/notes/${second}`);
+    expect((await api.patch(`/api/v1/notes/${second}`, { body: 'Edited' }, note.body.version as number)).status).toBe(
+      200,
+    );
+    const created = (await historyOf('companies', company.id)).filter((e) => e.action === 'created');
+    expect(created.map((e) => [e.subject?.id ?? null, changesOf(e).body?.[1] ?? changesOf(e).city?.[1]])).toEqual([
+      ...notes.map((row, i) => [Number(row.subject_id), words[i]]).reverse(),
+      [null, 'Tours'],
+    ]);
+  });
 });
 
 describe('restore', () => {

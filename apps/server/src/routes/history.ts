@@ -25,7 +25,7 @@ import { readableEntity, readableScope, readerDescription } from '../access/read
 import type { Actor } from '../auth/actor.ts';
 import { recordChange } from '../auth/audit.ts';
 import { currentDescription } from '../crud/custom-fields.ts';
-import { toldChanges } from '../crud/history-told.ts';
+import { toldChanges, toldChangesOf } from '../crud/history-told.ts';
 import { historyInsertSql, storedColumns } from '../crud/history-writes.ts';
 import { ROOT, selectionSql, whereSql } from '../crud/list-compiler.ts';
 import {
@@ -255,19 +255,24 @@ export async function recordHistoryPage(
   for (const described of [entity, ...subjects]) {
     fieldsOf.set(described.name, await visibleFields(database, described, actor));
   }
-  const parsed = [];
-  for (const row of page) {
-    const changes = row.changes_elided
-      ? await toldChanges(database, {
-          id: Number(row.id),
-          entity: entity.name,
-          recordId: id,
-          subjectEntity: row.subject_entity,
-          subjectId: row.subject_id === null ? null : Number(row.subject_id),
-        })
-      : (jsonValue(row.changes) as Record<string, [unknown, unknown]>);
-    parsed.push({ row, changes });
-  }
+  const told = await toldChangesOf(
+    database,
+    page
+      .filter((row) => row.changes_elided)
+      .map((row) => ({
+        id: Number(row.id),
+        entity: entity.name,
+        recordId: id,
+        subjectEntity: row.subject_entity,
+        subjectId: row.subject_id === null ? null : Number(row.subject_id),
+      })),
+  );
+  const parsed = page.map((row) => ({
+    row,
+    changes: row.changes_elided
+      ? (told.get(Number(row.id)) ?? {})
+      : (jsonValue(row.changes) as Record<string, [unknown, unknown]>),
+  }));
   const wanted = new Map<string, Set<number>>();
   const ends = parsed.map(({ row, changes }) => {
     const link = row.subject_entity ? findEntity(row.subject_entity) : undefined;
