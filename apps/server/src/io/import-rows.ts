@@ -315,19 +315,22 @@ export async function referencedRecords(
 /**
  * The entity a reference cell of `entity` names a record of: the field's own
  * target, or for the record a note, file or task is on (`attachedTo`), the
- * record type the same row gives (`values`, read already; undefined while it
- * gives none). Both importers find references this way.
+ * record type the same row gives (`recordType`, read already; undefined while
+ * it gives none). Both importers find references this way.
  */
 export function referenceTarget(
   entity: EntityDescription,
   field: { name: string; to?: string },
-  values: Record<string, unknown>,
+  recordType: unknown,
 ): string | undefined {
   if (field.to) return field.to;
-  const attached = entity.attachedTo;
-  if (!attached || field.name !== attached.idField) return undefined;
-  const type = values[attached.entityField];
-  return typeof type === 'string' && findEntity(type)?.attachable ? type : undefined;
+  if (field.name !== entity.attachedTo?.idField) return undefined;
+  return typeof recordType === 'string' && findEntity(recordType)?.attachable ? recordType : undefined;
+}
+
+/** The record type a row of an attached entity (a note, file, task) gives, read already. */
+export function recordTypeOf(entity: EntityDescription, values: Record<string, unknown>): unknown {
+  return entity.attachedTo ? values[entity.attachedTo.entityField] : undefined;
 }
 
 /** Whether a field of `entity` is a reference an import finds by text: one with a target, or an attached row's record. */
@@ -358,7 +361,11 @@ async function resolveReferences(database: Database, plan: RowPlan, rows: ReadRo
   for (const row of rows) {
     for (const target of references) {
       const value = row.values[target.name];
-      const to = referenceTarget(plan.entity, { name: target.name, to: target.field.to }, row.values);
+      const to = referenceTarget(
+        plan.entity,
+        { name: target.name, to: target.field.to },
+        recordTypeOf(plan.entity, row.values),
+      );
       if (typeof value !== 'string' || value === '' || !to) continue;
       textsByEntity.set(to, (textsByEntity.get(to) ?? new Set()).add(value));
     }
@@ -371,7 +378,11 @@ async function resolveReferences(database: Database, plan: RowPlan, rows: ReadRo
     for (const target of references) {
       const value = row.values[target.name];
       if (typeof value !== 'string' || value === '') continue;
-      const to = referenceTarget(plan.entity, { name: target.name, to: target.field.to }, row.values);
+      const to = referenceTarget(
+        plan.entity,
+        { name: target.name, to: target.field.to },
+        recordTypeOf(plan.entity, row.values),
+      );
       if (!to) {
         // Its record type is missing or not one records attach to: that column says so.
         delete row.values[target.name];

@@ -18,6 +18,7 @@ import {
   type FoundRecord,
   findsReference,
   NO_RECORD_TYPE,
+  recordTypeOf,
   referencedRecords,
   referenceProblem,
   referenceTarget,
@@ -204,11 +205,7 @@ async function referencedIds(
       const cell = cells[i];
       if (target.part || !findsReference(entity, target.name, target.field) || cell === null || cell === undefined)
         return;
-      const to = referenceTarget(
-        entity,
-        { name: target.name, to: target.field.to },
-        { [entity.attachedTo?.entityField ?? '']: type },
-      );
+      const to = referenceTarget(entity, { name: target.name, to: target.field.to }, type);
       const text = String(cell).trim();
       if (text && to) names.set(to, (names.get(to) ?? new Set()).add(text));
     });
@@ -321,7 +318,7 @@ export async function importTable(
     for (const target of targets) {
       const text = body[target.name];
       if (target.part || !findsReference(entity, target.name, target.field) || text === undefined) continue;
-      const to = referenceTarget(entity, { name: target.name, to: target.field.to }, body);
+      const to = referenceTarget(entity, { name: target.name, to: target.field.to }, recordTypeOf(entity, body));
       const found = to ? ids.get(to)?.get(String(text).toLowerCase()) : undefined;
       const problem = to ? referenceProblem(to, String(text), found) : NO_RECORD_TYPE;
       if (problem) {
