@@ -9,6 +9,7 @@ import {
   column,
   fieldOf,
   pgArrayLiteral,
+  type RowJsonKind,
   rowJson,
   SEARCH_SEPARATOR,
   searchFields,
@@ -239,15 +240,16 @@ function joinSql(entity: EntityDescription, join: JoinSpec, index: number): SQL 
     where ${column(alias, 'id')} = ${column(ROOT, columnName(fk))}${rows})`;
 }
 
-/** The jsonb of a root row with the selected fields and joins. */
+/** The jsonb (or json, to be sent as text: `kind`) of a root row with the selected fields and joins. */
 export function selectionSql(
   entity: EntityDescription,
   query: Pick<ListQuery, 'select' | 'join'>,
   extra: [string, SQL][] = [],
+  kind: RowJsonKind = 'jsonb',
 ): SQL {
   const names = selectedNames(entity, query);
   const joins = query.join.map((j, i): [string, SQL] => [j.relation, joinSql(entity, j, i)]);
-  return rowJson(entity, ROOT, names, [...joins, ...extra]);
+  return rowJson(entity, ROOT, names, [...joins, ...extra], kind);
 }
 
 /**
@@ -316,7 +318,7 @@ export function listSql(entity: EntityDescription, query: ListQuery, cursorValue
     offset > 0
       ? sql`${table} where ${column(ROOT, 'id')} = any(array(${page(column(ROOT, 'id'))}))`
       : sql`(${page(sql`${sql.identifier(ROOT)}.*`)}) ${sql.identifier(ROOT)}`;
-  return sql`select ${selectionSql(entity, query, scope?.extra)}::text as row, jsonb_build_array(${sql.join(
+  return sql`select ${selectionSql(entity, query, scope?.extra, 'json')}::text as row, jsonb_build_array(${sql.join(
     keys.map((k) => k.cursor),
     sql`, `,
   )}) as cursor
@@ -417,7 +419,7 @@ export function getSql(
   const version = selectedNames(entity, query).includes('version')
     ? sql`, ${column(ROOT, columnName('version'))} as version`
     : sql``;
-  return sql`select ${selectionSql(entity, query)}::text as row${version} from ${sql.identifier(entity.table)} ${sql.identifier(ROOT)}
+  return sql`select ${selectionSql(entity, query, [], 'json')}::text as row${version} from ${sql.identifier(entity.table)} ${sql.identifier(ROOT)}
     where ${column(ROOT, 'id')} = ${id} and (${scope ? scope.where : sql`true`})`;
 }
 
