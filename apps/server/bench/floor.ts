@@ -10,6 +10,7 @@ import { getSql, listSql } from '../src/crud/list-compiler.ts';
 import { createRecordSql, updateRecordSql } from '../src/crud/records.ts';
 import { pgArrayLiteral } from '../src/crud/sql-fragments.ts';
 import type { Database } from '../src/db/client.ts';
+import { CONNECTION_OPTIONS } from '../src/db/connection-options.ts';
 
 /**
  * One statement of the SQL floor: the text and parameters the server's own
@@ -192,7 +193,8 @@ export function postgresFloor(url: string): FloorRunner {
   const clients: pg.Client[] = [];
   const connect = async (count: number) => {
     while (clients.length < count) {
-      const client = new pg.Client({ connectionString: url });
+      // As the server's connections are set (no JIT), so that the floor runs the statement as the API does.
+      const client = new pg.Client({ connectionString: url, options: CONNECTION_OPTIONS });
       await client.connect();
       clients.push(client);
     }

@@ -11,6 +11,7 @@
  */
 import { createServer } from 'node:http';
 import pg from 'pg';
+import { CONNECTION_OPTIONS } from '../src/db/connection-options.ts';
 
 export interface HttpFloorStatement {
   text: string;
@@ -31,7 +32,7 @@ export interface HttpFloorConfig {
 }
 
 const config = JSON.parse(process.env.HTTP_FLOOR ?? '{}') as HttpFloorConfig;
-const pool = new pg.Pool({ connectionString: config.databaseUrl, max: config.poolSize, options: '-c TimeZone=UTC' });
+const pool = new pg.Pool({ connectionString: config.databaseUrl, max: config.poolSize, options: CONNECTION_OPTIONS });
 const named = new Map(
   Object.entries(config.statements).map(([path, s], i) => [path, { ...s, name: `http_floor_${i}` }]),
 );

@@ -11,6 +11,7 @@ import { type PgDatabase, PgDialect, type PgQueryResultHKT } from 'drizzle-orm/p
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { CONNECTION_OPTIONS } from './connection-options.ts';
 import { isConnectionError } from './errors.ts';
 import { PostgresListener } from './notifications.ts';
 import { loadReferenceData } from './reference-data.ts';
@@ -177,7 +178,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     const pool = new pg.Pool({
       connectionString: options.url,
       max: options.poolSize ?? 10,
-      options: '-c TimeZone=UTC',
+      options: CONNECTION_OPTIONS,
       // A database that does not answer (a host gone without a reset) fails the request instead of holding it.
       connectionTimeoutMillis: 10_000,
       keepAlive: true,

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { CONNECTION_OPTIONS } from './connection-options.ts';
 
 /**
  * Change notifications (LISTEN/NOTIFY) for the in-memory caches. The
@@ -116,7 +117,7 @@ export class PostgresListener {
       connectionString: this.connectionString,
       // Told apart in pg_stat_activity from the pool's connections.
       application_name: LISTENER_APPLICATION_NAME,
-      options: '-c TimeZone=UTC',
+      options: CONNECTION_OPTIONS,
       connectionTimeoutMillis: 10_000,
       // A heartbeat that gets no answer within this fails, and the connection is given up.
       query_timeout: 10_000,
