@@ -134,7 +134,7 @@ export function whereSql(entity: EntityDescription, query: Pick<ListQuery, 'wher
 }
 
 /** True when a list is ordered by the search rank first (a search in no order the caller gave). */
-function ranked(
+export function ranked(
   entity: EntityDescription,
   query: Pick<ListQuery, 'q' | 'sortGiven'>,
 ): query is { q: string } & ListQuery {
@@ -289,7 +289,22 @@ export function relationScope(entity: EntityDescription, relation: string, id: n
  * `cursor` (the sort values that continue after it). Fetches one row more
  * than the page to know whether there is a next page.
  */
-export function listSql(entity: EntityDescription, query: ListQuery, cursorValues?: unknown[], scope?: ListScope): SQL {
+/**
+ * How a ranked search reads its page: `walk` (rankedPage: bounded reads that
+ * suit any number of matches) or `fewMatches` (every match through the
+ * trigram indexes, ranked and sorted: a few hundred rows cost less than the
+ * walk's reads). `searchPlan` of list-count.ts chooses by the planner's
+ * estimate (decision 0043); both give the same page.
+ */
+export type SearchPlan = 'walk' | 'fewMatches';
+
+export function listSql(
+  entity: EntityDescription,
+  query: ListQuery,
+  cursorValues?: unknown[],
+  scope?: ListScope,
+  search: SearchPlan = 'walk',
+): SQL {
   const keys = orderKeys(entity, query);
   const conditions = [whereSql(entity, query, scope)];
   if (cursorValues) conditions.push(keysetSql(keys, cursorValues));
@@ -303,7 +318,7 @@ export function listSql(entity: EntityDescription, query: ListQuery, cursorValue
   // same SELECT, it would be computed for every match that a sort (q ranking, an order no index
   // gives) has to see: 350 ms instead of 20 ms for a search matching 7,000 of 1,000,000 companies.
   const page = (columns: SQL) =>
-    ranked(entity, query)
+    ranked(entity, query) && search === 'walk'
       ? rankedPage(entity, query, keys, cursorValues, scope, columns, offset)
       : sql`select ${columns} from ${table}
       where ${sql.join(conditions, sql` and `)}

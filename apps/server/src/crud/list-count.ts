@@ -3,7 +3,7 @@ import { type CountMode, ESTIMATED_COUNT_THRESHOLD, type ListQuery } from '@data
 import { type SQL, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { type Database, jsonValue, type RowsOptions } from '../db/client.ts';
-import { type ListScope, ROOT, whereSql } from './list-compiler.ts';
+import { type ListScope, ROOT, ranked, type SearchPlan, whereSql } from './list-compiler.ts';
 
 /**
  * A list's total as the caller asked for it (`count=`): null and null when
@@ -125,6 +125,26 @@ class EstimateCache {
     }
     return rows;
   }
+}
+
+/** A ranked search the planner expects to match at most this many rows reads them all (decision 0043). */
+export const FEW_MATCHES = 1_000;
+
+/**
+ * How a list's ranked search reads its page (`SearchPlan`): every match when
+ * the planner expects few, else the bounded walk. The estimate is the one a
+ * total of the same list uses, kept as long (`EstimateCache`): asked once,
+ * then a search paged, reloaded or counted is one statement again.
+ */
+export async function searchPlan(
+  database: Database,
+  entity: EntityDescription,
+  query: ListQuery,
+  scope?: ListScope,
+): Promise<SearchPlan> {
+  if (!ranked(entity, query)) return 'walk';
+  const estimates = new EstimateCache(database, explainSql(entity, query, scope));
+  return (estimates.fresh ?? (await estimates.ask())) <= FEW_MATCHES ? 'fewMatches' : 'walk';
 }
 
 /** What a statement's total columns hold; bigint arrives as text on node-postgres. */

@@ -6,7 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { indexPlan } from '../db/index-plan.ts';
 import { type ApiClient, adminClient, factories, type Row } from '../testing/factories.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
-import { listSql } from './list-compiler.ts';
+import { listSql, type SearchPlan } from './list-compiler.ts';
+import { FEW_MATCHES, searchPlan } from './list-count.ts';
+import { decodeCursor, listRecords } from './records.ts';
 import { SEARCH_SEPARATOR } from './sql-fragments.ts';
 
 /**
@@ -205,5 +207,51 @@ describe('the search index', () => {
     const text = plan.map((row) => row['QUERY PLAN']).join('\n');
     expect(text).toContain('companies_name_trgm_idx');
     expect(text).toContain('companies_legal_name_domain_city_trgm_idx');
+  });
+});
+
+describe('the two ways a ranked search reads its page (decision 0043)', () => {
+  it('give the same pages, by cursor and by offset', async () => {
+    const { database } = server;
+    const read = (query: ReturnType<typeof parseListQueryString>, plan: SearchPlan) =>
+      database.rows<{ row: string }>(listSql(companies, query, decodeCursor(companies, query), undefined, plan));
+    for (const q of ['wombat', 'quokka', 'o']) {
+      for (const pageSize of [1, 3, 4]) {
+        const base = { q, select: 'name', 'filter[tags][contains]': 'search', pageSize: String(pageSize) };
+        let cursor: string | null = null;
+        let pages = 0;
+        do {
+          const query = parseListQueryString(companies, cursor ? { ...base, cursor } : base);
+          const [walked, matched] = await Promise.all([read(query, 'walk'), read(query, 'fewMatches')]);
+          expect(
+            matched.map((r) => r.row),
+            `${q}, ${pageSize} a page, page ${pages + 1}`,
+          ).toEqual(walked.map((r) => r.row));
+          cursor = (await listRecords(database, companies, query)).nextCursor;
+          pages += 1;
+        } while (cursor);
+        expect(pages).toBeGreaterThan(1);
+        for (const page of [1, 2, 3]) {
+          const query = parseListQueryString(companies, { ...base, page: String(page) });
+          const [walked, matched] = await Promise.all([read(query, 'walk'), read(query, 'fewMatches')]);
+          expect(matched.map((r) => r.row)).toEqual(walked.map((r) => r.row));
+        }
+      }
+    }
+  });
+
+  it('is chosen by the planner: every match when it expects few, the bounded walk when it expects many', async () => {
+    const { database } = server;
+    await database.rows(
+      sql`insert into companies (name, tags)
+        select 'Frequent ' || g, '{plan}' from generate_series(1, ${FEW_MATCHES * 2}) g`,
+    );
+    await database.rows(sql`analyze companies`);
+    const plan = (q: string) => searchPlan(database, companies, parseListQueryString(companies, { q }));
+    expect(await plan('frequent')).toBe('walk');
+    expect(await plan('wombat')).toBe('fewMatches');
+    // Either way the answer is the ranked page.
+    const frequent = await api.list('/api/v1/companies', { q: 'frequent 1', select: 'name', pageSize: 3 });
+    expect(frequent.body.data.map((row: Row) => row.name)).toEqual(['Frequent 1', 'Frequent 10', 'Frequent 100']);
   });
 });

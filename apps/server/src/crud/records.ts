@@ -17,7 +17,7 @@ import { invalid, notFound, staleVersion } from '../domain/errors.ts';
 import { currentDescription } from './custom-fields.ts';
 import { historyInsertSql } from './history-writes.ts';
 import { getSql, type ListScope, listSql, orderKeyCount, orderSignature, selectionSql } from './list-compiler.ts';
-import { type ListTotal, pageWithTotal } from './list-count.ts';
+import { type ListTotal, pageWithTotal, searchPlan } from './list-count.ts';
 import {
   column,
   columnarInsertSql,
@@ -35,7 +35,8 @@ function encodeCursor(signature: string, values: unknown[]): string {
   return Buffer.from(JSON.stringify({ o: signature, v: values })).toString('base64url');
 }
 
-function decodeCursor(entity: EntityDescription, query: ListQuery): unknown[] | undefined {
+/** The sort values a list's cursor continues after; a cursor of another list, or none, is a 400. */
+export function decodeCursor(entity: EntityDescription, query: ListQuery): unknown[] | undefined {
   if (!query.cursor) return undefined;
   const bad = invalid({ cursor: 'This cursor is not valid for this list; start again from the first page' });
   let decoded: unknown;
@@ -83,11 +84,12 @@ export async function listRecords(
   scope?: ListScope,
 ): Promise<ListPage> {
   const cursorValues = decodeCursor(entity, query);
+  const search = await searchPlan(database, entity, query, scope);
   const { rows, ...total } = await pageWithTotal<{ row: string; cursor: unknown[] | string }>(
     database,
     entity,
     query,
-    listSql(entity, query, cursorValues, scope),
+    listSql(entity, query, cursorValues, scope, search),
     scope,
     { prepare: repeatsItsPlan(query, scope) },
   );
