@@ -6,7 +6,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import type { SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import pg from 'pg';
-import { getSql, listSql } from '../src/crud/list-compiler.ts';
+import { getSql, listSql, type SearchPlan } from '../src/crud/list-compiler.ts';
 import { createRecordSql, updateRecordSql } from '../src/crud/records.ts';
 import { pgArrayLiteral } from '../src/crud/sql-fragments.ts';
 import type { Database } from '../src/db/client.ts';
@@ -77,10 +77,14 @@ export function cursorValues(cursor: string | undefined): unknown[] | undefined 
   return (JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { v: unknown[] }).v;
 }
 
-/** The page statement of `GET /{resource}?<queryString>`: the scenario's main statement. */
-export function listFloor(entity: EntityDescription, queryString: string): FloorStatement {
+/**
+ * The page statement of `GET /{resource}?<queryString>`: the scenario's main
+ * statement, a ranked search read as the API reads it (`search`, from
+ * `searchPlan` on the same database).
+ */
+export function listFloor(entity: EntityDescription, queryString: string, search?: SearchPlan): FloorStatement {
   const query = listQueryOf(entity, queryString);
-  return floorStatement(listSql(entity, query, cursorValues(query.cursor)));
+  return floorStatement(listSql(entity, query, cursorValues(query.cursor), undefined, search));
 }
 
 /** Values that appear in no statement the bench builds, to find where a varying value is bound. */

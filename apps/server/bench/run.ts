@@ -24,6 +24,7 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { readableScope, readerDescription } from '../src/access/reading.ts';
 import type { Actor } from '../src/auth/actor.ts';
+import { searchPlan } from '../src/crud/list-count.ts';
 import { pgArrayLiteral } from '../src/crud/sql-fragments.ts';
 import type { Database } from '../src/db/client.ts';
 import { allPostgresCpuMs, backendsCpuDelta, databaseBackendsCpu, processCpuMs } from './cpu.ts';
@@ -33,6 +34,7 @@ import {
   type FloorStatement,
   getFloor,
   listFloor,
+  listQueryOf,
   PLACEHOLDER_NUMBER,
   PLACEHOLDER_TEXT,
   pgliteFloor,
@@ -123,12 +125,13 @@ const api = `/api/v1/${companies.name}`;
 interface FloorContext {
   entity: EntityDescription;
   userId: number;
+  database: Database;
 }
 
 interface Scenario extends ScenarioGoals {
   requests: Request[];
   /** The scenario's main statement, as the server's compiler makes it. */
-  floor?: (context: FloorContext) => FloorStatement;
+  floor?: (context: FloorContext) => FloorStatement | Promise<FloorStatement>;
   /** Answers one record (get by id), not a page. */
   single?: boolean;
 }
@@ -188,7 +191,9 @@ try {
     name,
     ...goals,
     requests: list(query),
-    floor: ({ entity }) => listFloor(entity, query),
+    // A ranked search's floor reads its page as the API chooses to (decision 0043).
+    floor: async ({ entity, database }) =>
+      listFloor(entity, query, await searchPlan(database, entity, listQueryOf(entity, query))),
   });
   const byCountry = `filter[hqCountryId][eq]=${usId}&sort=name`;
   const totalParameter = (await accepted(base, auth, `${byCountry}&${TOTAL_PARAMETER}`)) ? TOTAL_PARAMETER : null;
@@ -466,7 +471,9 @@ async function compileFloors(scenarios: Scenario[], into: Map<string, FloorState
     const described = await readerDescription(compiling, companies, benchActor);
     if (readableScope(companies, benchActor)) throw new Error('The bench administrator reads companies within a scope');
     for (const scenario of scenarios) {
-      if (scenario.floor) into.set(scenario.name, scenario.floor({ entity: described, userId: benchUserId }));
+      if (scenario.floor) {
+        into.set(scenario.name, await scenario.floor({ entity: described, userId: benchUserId, database: compiling }));
+      }
     }
   } finally {
     if (!open) await compiling.close();
