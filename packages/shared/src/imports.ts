@@ -289,3 +289,11 @@ export const importJobSchema = z.object({
   finishedAt: z.string().nullable(),
 });
 export type ImportJob = z.infer<typeof importJobSchema>;
+
+/** A page of `GET /api/v1/imports`: the caller's jobs, newest first, without their problems. */
+export const importJobPageSchema = z.object({
+  data: z.array(importJobSchema),
+  /** Pass as `before` for the next (older) page; null on the last page. */
+  nextBefore: z.number().nullable(),
+});
+export type ImportJobPage = z.infer<typeof importJobPageSchema>;

@@ -202,13 +202,25 @@ export async function readJob(database: Database, id: number, executor?: Executo
   return row;
 }
 
-/** A user's started imports (uploads never imported left out), newest first, of one entity or all. */
-export function listJobs(database: Database, userId: number | null, entity: string | undefined, limit: number) {
-  return database.rows<JobRow>(
+/**
+ * A page of a user's started imports (uploads never imported left out), newest first, of one entity or all:
+ * at most `limit`, older than the job `before` when given, and the id to pass as `before` for the next page
+ * (null when none is left: one row more than the page is read to know, never a count).
+ */
+export async function listJobs(
+  database: Database,
+  userId: number | null,
+  { entity, before, limit }: { entity?: string; before?: number; limit: number },
+): Promise<{ rows: JobRow[]; nextBefore: number | null }> {
+  const rows = await database.rows<JobRow>(
     sql`select ${jobColumns} from imports where user_id = ${userId} and status <> 'uploaded'
       ${entity === undefined ? sql`` : sql`and entity = ${entity}`}
-      order by id desc limit ${limit}`,
+      ${before === undefined ? sql`` : sql`and id < ${before}`}
+      order by id desc limit ${limit + 1}`,
   );
+  if (rows.length <= limit) return { rows, nextBefore: null };
+  const page = rows.slice(0, limit);
+  return { rows: page, nextBefore: Number(page.at(-1)?.id) };
 }
 
 /** A job stopped on purpose (a cancel, its server closing): the batch in progress is not begun. */

@@ -390,6 +390,72 @@ describe('import jobs', () => {
     const other = await signInWithPermissions(server, ['companies:read', 'companies:create', 'companies:import']);
     expect((await list('', other.token)).body.data).toEqual([]);
   });
+
+  it("pages through the caller's imports of every kind with before: each once, newest first", async () => {
+    const importer = await signInWithPermissions(server, [
+      'companies:read',
+      'companies:create',
+      'companies:import',
+      'firms:read',
+      'firms:create',
+      'firms:import',
+    ]);
+    const ids: number[] = [];
+    for (const entity of ['companies', 'firms', 'companies', 'firms', 'companies']) {
+      const uploaded = await uploadImport(
+        server,
+        entity,
+        `${entity}.csv`,
+        `Name\n${unique('Paged')}\n`,
+        importer.token,
+      );
+      const started = await startImport(
+        server,
+        { entity, uploadId: uploaded.body.uploadId, mapping: [{ field: 'name' }] },
+        importer.token,
+      );
+      ids.push((await waitForImport(server, started.body.id)).id);
+    }
+    const list = async (query: string) => {
+      const answer = await server.fetch(`/api/v1/imports${query}`, {
+        headers: { authorization: `Bearer ${importer.token}` },
+      });
+      return {
+        status: answer.status,
+        body: (await answer.json()) as {
+          data: { id: number; entity: string }[];
+          nextBefore: number | null;
+          error?: { fields?: Record<string, string> };
+        },
+      };
+    };
+    const seen: { id: number; entity: string }[] = [];
+    let before: number | null | undefined;
+    const pages: number[] = [];
+    do {
+      const page = await list(`?limit=2${before ? `&before=${before}` : ''}`);
+      expect(page.status).toBe(200);
+      pages.push(page.body.data.length);
+      seen.push(...page.body.data);
+      before = page.body.nextBefore;
+      if (before !== null) expect(before).toBe(page.body.data.at(-1)?.id);
+    } while (before !== null);
+    expect(pages).toEqual([2, 2, 1]);
+    expect(seen.map((job) => job.id)).toEqual([...ids].reverse());
+    expect(seen.map((job) => job.entity)).toEqual(['companies', 'firms', 'companies', 'firms', 'companies']);
+    // A page that ends exactly with the last job says so: no empty page after it.
+    expect((await list(`?limit=5`)).body.nextBefore).toBeNull();
+    // With entity, pages hold that kind only.
+    const companies = await list(`?entity=companies&limit=2`);
+    expect(companies.body.data.map((job) => job.id)).toEqual([ids[4], ids[2]]);
+    const olderCompanies = await list(`?entity=companies&limit=2&before=${companies.body.nextBefore}`);
+    expect(olderCompanies.body).toEqual({ data: [expect.objectContaining({ id: ids[0] })], nextBefore: null });
+    for (const bad of ['abc', '0', '-3', '1.5', '']) {
+      const refused = await list(`?before=${bad}`);
+      expect(refused.status, `before=${bad}`).toBe(400);
+      expect(Object.keys(refused.body.error?.fields ?? {}), `before=${bad}`).toEqual(['before']);
+    }
+  });
 });
 
 describe('uploads no import was started from', () => {

@@ -11,6 +11,8 @@ import {
   activeImportStatuses,
   IMPORT_UPLOAD_HOURS,
   type ImportJob,
+  type ImportJobPage,
+  importJobPageSchema,
   importJobSchema,
   importPreviewSchema,
   importSettingsSchema,
@@ -246,6 +248,9 @@ const IMPORT_LIST_MAX = 100;
 const importListQuerySchema = z.strictObject({
   entity: z.string().min(1).max(100).optional(),
   limit: z.coerce.number().int().min(1).max(IMPORT_LIST_MAX).optional(),
+  before: idParamsSchema.shape.id
+    .optional()
+    .describe("The previous page's `nextBefore` (a job's id): jobs older than it. Without it, the newest jobs."),
 });
 
 /** Bad rows read from the database per page. */
@@ -315,15 +320,15 @@ export function registerImportJobRoutes(app: FastifyInstance, database: Database
     schema: {
       tags: ['Imports'],
       summary: "The caller's imports, newest first",
-      description: `The caller's own import jobs (started ones; uploads never imported are left out), newest first, at most \`limit\` (${IMPORT_LIST_LIMIT} by default, ${IMPORT_LIST_MAX} at most); with \`entity\`, those of one kind of record, for which the caller needs the import rights. Each as \`GET /api/v1/imports/{id}\` answers it, without its problems (\`problemCount\` counts them; the job's own answer lists them).`,
+      description: `The caller's own import jobs (started ones; uploads never imported are left out), newest first, at most \`limit\` (${IMPORT_LIST_LIMIT} by default, ${IMPORT_LIST_MAX} at most); with \`entity\`, those of one kind of record, for which the caller needs the import rights. Each as \`GET /api/v1/imports/{id}\` answers it, without its problems (\`problemCount\` counts them; the job's own answer lists them). Paged by job id: \`nextBefore\` is the id to pass as \`before\` for the next (older) page, null on the last page; each job shows on one page only, even while new ones start.`,
       querystring: importListQuerySchema,
-      response: { 200: z.object({ data: z.array(importJobSchema) }), 400: errorBodySchema, 403: errorBodySchema },
+      response: { 200: importJobPageSchema, 400: errorBodySchema, 403: errorBodySchema },
     },
-    handler: async (request) => {
-      const { entity, limit = IMPORT_LIST_LIMIT } = request.query;
+    handler: async (request): Promise<ImportJobPage> => {
+      const { entity, before, limit = IMPORT_LIST_LIMIT } = request.query;
       const kind = entity === undefined ? undefined : importableEntity(entity, request.actor).name;
-      const rows = await listJobs(database, request.actor.userId, kind, limit);
-      return { data: rows.map((row) => ({ ...jobOf(row), problems: [] })) };
+      const page = await listJobs(database, request.actor.userId, { entity: kind, before, limit });
+      return { data: page.rows.map((row) => ({ ...jobOf(row), problems: [] })), nextBefore: page.nextBefore };
     },
   });
 

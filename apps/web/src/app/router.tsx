@@ -12,7 +12,7 @@ import {
   useLoaderData,
   useLocation,
 } from 'react-router';
-import { allPermissions, canRead, holds } from '../entity/access.ts';
+import { allPermissions, canImportAny, canRead, holds } from '../entity/access.ts';
 import { type RecordSections, recordPageRoutes } from '../entity/record-page-routes.tsx';
 import { availableResourceRoutes } from '../entity/resource-routes.ts';
 import { i18n, loadFeatureNamespaces, loadSignedInNamespaces } from '../i18n/i18n.ts';
@@ -153,6 +153,10 @@ export function createAppRouter(store: AppStore, loadDataAreas: LoadDataAreas) {
       if (!holds(await requireUser(args), permissions)) throw forbidden();
       return null;
     };
+  const requireImportRight = async (args: LoaderFunctionArgs) => {
+    if (!canImportAny(await requireUser(args))) throw forbidden();
+    return null;
+  };
 
   /** A public screen's module; an account screen's also waits for the data areas (its calls are RTK Query's). */
   const publicPage = (load: () => Promise<ComponentType>, callsServer: boolean) => async () => {
@@ -249,6 +253,17 @@ export function createAppRouter(store: AppStore, loadDataAreas: LoadDataAreas) {
     {
       path: 'change-password',
       ...page(requireUser, async () => (await import('../features/auth/change-password-page.tsx')).ChangePasswordPage),
+    },
+    {
+      path: 'imports',
+      // The user's own imports, of every kind of record they may import.
+      ...page(requireImportRight, async () => {
+        const [{ ImportsPage }] = await Promise.all([
+          import('../features/imports/imports-page.tsx'),
+          loadFeatureNamespaces('transfer'),
+        ]);
+        return ImportsPage;
+      }),
     },
     {
       path: 'outbox',

@@ -9,6 +9,7 @@ import {
   IconChartLine,
   IconCoins,
   IconDatabaseCog,
+  IconFileImport,
   IconHome,
   IconListCheck,
   IconMail,
@@ -20,7 +21,7 @@ import {
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, Outlet, useLocation } from 'react-router';
-import { canRead, holds } from '../entity/access.ts';
+import { canImportAny, canRead, holds } from '../entity/access.ts';
 import { RecordModalSlot, type RecordModals } from '../entity/record-modal-slot.tsx';
 import { availableResourceRoutes } from '../entity/resource-routes.ts';
 import { loadToasts } from '../entity/toasts.ts';
@@ -120,6 +121,8 @@ export function Shell() {
           ? [{ path: '/funds/compare', label: t('nav.compareFunds'), Icon: IconChartBar }]
           : []),
       ]),
+    // Past imports of every kind, for whoever may import any.
+    ...(canImportAny(user) ? [{ path: '/imports', label: t('nav.imports'), Icon: IconFileImport }] : []),
     // The outbox shows mail (with sign-in links) to administrators only: every permission.
     ...(holds(user, allPermissions) ? [{ path: '/outbox', label: t('nav.outbox'), Icon: IconMail }] : []),
   ];

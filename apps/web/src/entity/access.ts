@@ -81,3 +81,8 @@ export function canImport(user: CurrentUser | undefined, resource: string): bool
   const needed = manifestEntity(resource)?.importNeeds;
   return needed !== undefined && holds(user, needed);
 }
+
+/** True when the user may import records of at least one kind: the Imports screen lists what they imported. */
+export function canImportAny(user: CurrentUser | undefined): boolean {
+  return Object.keys(entityManifest.entities).some((resource) => canImport(user, resource));
+}

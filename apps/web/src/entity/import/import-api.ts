@@ -1,18 +1,26 @@
-import type { ImportJob, ImportPreview, ImportSettings, StartImport } from '@data-platform/shared/imports';
+import type {
+  ImportJob,
+  ImportJobPage,
+  ImportPreview,
+  ImportSettings,
+  StartImport,
+} from '@data-platform/shared/imports';
 import { api } from '../../store/api.ts';
 import { apiDownload, queryString, saveFile, toFailure } from '../../store/http.ts';
 
 /**
  * The import jobs of the wizard (`/api/v1/imports`, decision 0026): upload a
  * file and preview it, start the job, follow, cancel and undo it, download
- * its bad rows. Kept in the account screens' area: nothing here is a list of
- * records; the wizard reads the imported entity's lists again itself when a
- * job has written.
+ * its bad rows; and the user's past imports, which the Imports screen lists.
+ * Kept in the account screens' area: nothing here is a list of records; the
+ * wizard reads the imported entity's lists again itself when a job has written.
  */
 /** Imports the wizard lists on its first step. */
 const RECENT_IMPORTS = 5;
+/** Imports the Imports screen shows at first and adds with each "Load More...". */
+export const IMPORTS_PAGE = 20;
 
-const importApi = api.injectEndpoints({
+export const importApi = api.injectEndpoints({
   endpoints: (build) => ({
     uploadImport: build.mutation<ImportPreview, { entity: string; file: File }>({
       query: ({ entity, file }) => {
@@ -28,8 +36,16 @@ const importApi = api.injectEndpoints({
       query: (body) => ({ path: '/imports', method: 'POST', body }),
     }),
     /** The user's latest imports of an entity (without their problems), newest first. */
-    recentImports: build.query<{ data: ImportJob[] }, string>({
+    recentImports: build.query<ImportJobPage, string>({
       query: (entity) => ({ path: `/imports?${queryString({ entity, limit: RECENT_IMPORTS })}` }),
+      keepUnusedDataFor: 0,
+    }),
+    /** Every import of the user, of any kind of record, newest first, a page at a time (`before` the last one's id). */
+    importHistory: build.infiniteQuery<ImportJobPage, void, number | null>({
+      infiniteQueryOptions: { initialPageParam: null, getNextPageParam: (last) => last.nextBefore },
+      query: ({ pageParam }) => ({
+        path: `/imports?${queryString({ limit: IMPORTS_PAGE, before: pageParam ?? undefined })}`,
+      }),
       keepUnusedDataFor: 0,
     }),
     importJob: build.query<ImportJob, number>({
@@ -73,6 +89,7 @@ export const {
   useStartImportMutation,
   useImportJobQuery,
   useRecentImportsQuery,
+  useImportHistoryInfiniteQuery,
   useCancelImportMutation,
   useUndoImportMutation,
   useDownloadBadRowsMutation,
