@@ -36,7 +36,7 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import { cursorAt, freePort, measure, signIn, stopServer, waitUntilReady } from './http-runs.ts';
-import { benchTarget, ensureBenchAccount, ensureSeeded, openTarget } from './prepare.ts';
+import { benchTarget, ensureBenchAccount, ensureDatabase, ensureSeeded, openTarget } from './prepare.ts';
 import { serverCommand } from './server-process.ts';
 
 const { values } = parseArgs({
@@ -358,27 +358,13 @@ function installDirectus(): void {
   });
 }
 
-function withDatabase(url: string, name: string): string {
-  const named = new URL(url);
-  named.pathname = `/${name}`;
-  return named.toString();
-}
-
 /**
  * `dp_directus_<N>`, holding the bench database's first N companies (the seed:
  * rows an earlier run created are deleted), with the indexes these requests use.
  */
 async function directusDatabase(): Promise<string> {
   const name = `dp_directus_${scale}`;
-  const admin = new pg.Client({ connectionString: databaseUrl });
-  await admin.connect();
-  try {
-    const { rowCount } = await admin.query('select 1 from pg_database where datname = $1', [name]);
-    if (!rowCount) await admin.query(`create database ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const url = withDatabase(databaseUrl as string, name);
+  const url = await ensureDatabase(databaseUrl as string, name);
   const into = new pg.Client({ connectionString: url });
   const from = new pg.Client({ connectionString: ours });
   await into.connect();

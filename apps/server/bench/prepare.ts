@@ -36,23 +36,27 @@ export interface BenchTarget {
 export async function benchTarget(scale: number, databaseUrl: string | undefined): Promise<BenchTarget> {
   const benchData = path.resolve(import.meta.dirname, '..', '.bench-data');
   if (!databaseUrl) return { kind: 'pglite', label: 'pglite', dataDir: path.join(benchData, `pglite-${scale}`) };
-  const name = `dp_bench_${scale}`;
-  const admin = new pg.Client({ connectionString: databaseUrl });
-  await admin.connect();
-  try {
-    const { rowCount } = await admin.query('select 1 from pg_database where datname = $1', [name]);
-    if (!rowCount) await admin.query(`create database ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(databaseUrl);
-  url.pathname = `/${name}`;
   return {
     kind: 'postgres',
     label: 'postgres',
-    url: url.toString(),
+    url: await ensureDatabase(databaseUrl, `dp_bench_${scale}`),
     dataDir: path.join(benchData, `postgres-${scale}`),
   };
+}
+
+/** The database `name` on the PostgreSQL server of `serverUrl`, created when missing: its URL. */
+export async function ensureDatabase(serverUrl: string, name: string): Promise<string> {
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    const { rowCount } = await admin.query('select 1 from pg_database where datname = $1', [name]);
+    if (!rowCount) await admin.query(`create database ${pg.escapeIdentifier(name)}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
 }
 
 export function openTarget(target: BenchTarget): Promise<Database> {

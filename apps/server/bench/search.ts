@@ -13,13 +13,13 @@
  * name, a word no record holds) and typos. Not a test: nothing here fails.
  */
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { companies } from '@data-platform/shared/entities/companies';
 import { sql } from 'drizzle-orm';
-import { benchAccount, benchTarget, ensureBenchAccount, ensureSeeded, openTarget } from './prepare.ts';
+import { freePort, signIn, waitUntilReady } from './http-runs.ts';
+import { benchTarget, ensureBenchAccount, ensureSeeded, openTarget } from './prepare.ts';
 import { serverCommand } from './server-process.ts';
 
 const { values } = parseArgs({
@@ -63,8 +63,8 @@ const server = spawn(process.execPath, serverCommand(path.resolve(import.meta.di
 });
 const url = `http://127.0.0.1:${port}`;
 try {
-  await waitUntilReady();
-  const token = await signIn();
+  await waitUntilReady(url, server);
+  const token = await signIn(url);
   const loadBefore = os.loadavg()[0] ?? 0;
   log(`\nGlobal search, ${target.kind}, scale ${scale}, 1 connection, ${requests} requests per term`);
   log(`${'term'.padEnd(24)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'max ms'.padStart(8)}  hits  targets`);
@@ -94,39 +94,4 @@ try {
   );
 } finally {
   server.kill('SIGTERM');
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
-async function waitUntilReady(): Promise<void> {
-  const deadline = Date.now() + 180_000;
-  while (Date.now() < deadline) {
-    if (server.exitCode !== null) throw new Error(`The server exited with code ${server.exitCode}`);
-    const ready = await fetch(`${url}/api/health`).then(
-      (response) => response.ok,
-      () => false,
-    );
-    if (ready) return;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error('The server did not become ready within 3 minutes');
-}
-
-async function signIn(): Promise<string> {
-  const response = await fetch(`${url}/api/v1/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(benchAccount),
-  });
-  if (!response.ok) throw new Error(`Signing in: ${response.status} ${await response.text()}`);
-  return ((await response.json()) as { accessToken: string }).accessToken;
 }

@@ -4,39 +4,13 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TOKEN_STORAGE_KEY } from '../../constants.ts';
 import { createStore } from '../../store/store.ts';
 import { IMPORTS_PAGE, importApi } from './import-api.ts';
+import { sampleJob } from './sample-job.ts';
 
 const json = (body: unknown) =>
   new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
 
-const job = (id: number, entity: string): ImportJob => ({
-  id,
-  entity,
-  fileName: `${entity}-${id}.csv`,
-  status: 'succeeded',
-  mode: 'allOrNothing',
-  duplicates: null,
-  rowsTotal: 1,
-  rowsChecked: 1,
-  rowsDone: 1,
-  rowsPerSecond: null,
-  secondsLeft: null,
-  created: 1,
-  updated: 0,
-  unchanged: 0,
-  skipped: 0,
-  failed: 0,
-  duplicatesInFile: 0,
-  duplicatesStored: 0,
-  problems: [],
-  problemCount: 0,
-  message: null,
-  recovery: null,
-  badRowsUrl: null,
-  undo: null,
-  createdAt: '2026-01-01T00:00:00.000Z',
-  startedAt: null,
-  finishedAt: null,
-});
+const job = (id: number, entity: string): ImportJob =>
+  sampleJob({ id, entity, fileName: `${entity}-${id}.csv`, created: 1 });
 
 /** Two pages of the server: the newest jobs, then (before 8) the older ones, the last. */
 const pages: Record<string, ImportJobPage> = {

@@ -1,5 +1,6 @@
-import type { ImportJob, ImportPreview } from '@data-platform/shared/imports';
+import type { ImportPreview } from '@data-platform/shared/imports';
 import { describe, expect, it } from 'vitest';
+import { sampleJob } from './sample-job.ts';
 import {
   canUndo,
   choiceOption,
@@ -28,37 +29,6 @@ const picklist = (field: string, values: [string, string | null][]): ImportPrevi
   options: [],
   more: false,
   values: values.map(([value, option]) => ({ value, rows: 1, option, matchedBy: option ? 'synonym' : null })),
-});
-
-const job = (changes: Partial<ImportJob>): ImportJob => ({
-  id: 1,
-  entity: 'companies',
-  fileName: 'companies.csv',
-  status: 'succeeded',
-  mode: 'skipBadRows',
-  duplicates: null,
-  rowsTotal: 10,
-  rowsChecked: 10,
-  rowsDone: 10,
-  rowsPerSecond: null,
-  secondsLeft: null,
-  created: 0,
-  updated: 0,
-  unchanged: 0,
-  skipped: 0,
-  failed: 0,
-  duplicatesInFile: 0,
-  duplicatesStored: 0,
-  problems: [],
-  problemCount: 0,
-  message: null,
-  recovery: null,
-  badRowsUrl: null,
-  undo: null,
-  createdAt: '2026-01-01T00:00:00.000Z',
-  startedAt: null,
-  finishedAt: null,
-  ...changes,
 });
 
 describe('column targets', () => {
@@ -212,13 +182,13 @@ describe('decimal mark', () => {
 
 describe('progress', () => {
   it('counts rows checked while checking and rows done while writing, of the rows of the file', () => {
-    expect(progressOf(job({ status: 'checking', rowsTotal: 200, rowsChecked: 50, rowsDone: 0 }))).toEqual({
+    expect(progressOf(sampleJob({ status: 'checking', rowsTotal: 200, rowsChecked: 50, rowsDone: 0 }))).toEqual({
       phase: 'checking',
       done: 50,
       total: 200,
       percent: 25,
     });
-    expect(progressOf(job({ status: 'writing', rowsTotal: 3, rowsChecked: 3, rowsDone: 2 }))).toEqual({
+    expect(progressOf(sampleJob({ status: 'writing', rowsTotal: 3, rowsChecked: 3, rowsDone: 2 }))).toEqual({
       phase: 'writing',
       done: 2,
       total: 3,
@@ -227,14 +197,14 @@ describe('progress', () => {
   });
 
   it('has no measure while the total is unknown or while undoing, and a full bar for an empty file', () => {
-    expect(progressOf(job({ status: 'queued', rowsTotal: null, rowsDone: 0 })).percent).toBeNull();
-    expect(progressOf(job({ status: 'writing', rowsTotal: null, rowsDone: 40 }))).toMatchObject({
+    expect(progressOf(sampleJob({ status: 'queued', rowsTotal: null, rowsDone: 0 })).percent).toBeNull();
+    expect(progressOf(sampleJob({ status: 'writing', rowsTotal: null, rowsDone: 40 }))).toMatchObject({
       done: 40,
       percent: null,
     });
-    expect(progressOf(job({ status: 'undoing' })).percent).toBeNull();
-    expect(progressOf(job({ status: 'writing', rowsTotal: 0, rowsDone: 0 })).percent).toBe(100);
-    expect(progressOf(job({ status: 'writing', rowsTotal: 10, rowsDone: 12 })).percent).toBe(100);
+    expect(progressOf(sampleJob({ status: 'undoing' })).percent).toBeNull();
+    expect(progressOf(sampleJob({ status: 'writing', rowsTotal: 0, rowsDone: 0 })).percent).toBe(100);
+    expect(progressOf(sampleJob({ status: 'writing', rowsTotal: 10, rowsDone: 12 })).percent).toBe(100);
   });
 
   it('tells the time left in hours, minutes and seconds, rounded up', () => {
@@ -248,14 +218,14 @@ describe('progress', () => {
 
 describe('what an ended job offers', () => {
   it('undo once it has written records and was not undone, and bad rows when some were set aside', () => {
-    expect(canUndo(job({ created: 2 }))).toBe(true);
-    expect(canUndo(job({ status: 'cancelled', updated: 1 }))).toBe(true);
-    expect(canUndo(job({ created: 0, updated: 0 }))).toBe(false);
-    expect(canUndo(job({ status: 'writing', created: 2 }))).toBe(false);
-    expect(canUndo(job({ status: 'undone', created: 2 }))).toBe(false);
-    expect(canUndo(job({ created: 2, undo: { deleted: 2, restored: 0, kept: [], keptCount: 0 } }))).toBe(false);
-    expect(hasBadRows(job({ failed: 1, badRowsUrl: '/api/v1/imports/1/bad-rows' }))).toBe(true);
-    expect(hasBadRows(job({}))).toBe(false);
+    expect(canUndo(sampleJob({ created: 2 }))).toBe(true);
+    expect(canUndo(sampleJob({ status: 'cancelled', updated: 1 }))).toBe(true);
+    expect(canUndo(sampleJob({ created: 0, updated: 0 }))).toBe(false);
+    expect(canUndo(sampleJob({ status: 'writing', created: 2 }))).toBe(false);
+    expect(canUndo(sampleJob({ status: 'undone', created: 2 }))).toBe(false);
+    expect(canUndo(sampleJob({ created: 2, undo: { deleted: 2, restored: 0, kept: [], keptCount: 0 } }))).toBe(false);
+    expect(hasBadRows(sampleJob({ failed: 1, badRowsUrl: '/api/v1/imports/1/bad-rows' }))).toBe(true);
+    expect(hasBadRows(sampleJob({}))).toBe(false);
   });
 });
 

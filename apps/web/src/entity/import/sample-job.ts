@@ -1,0 +1,33 @@
+import type { ImportJob } from '@data-platform/shared/imports';
+
+/** An ended import job as the server answers it, for tests: `changes` over a plain success. */
+export const sampleJob = (changes: Partial<ImportJob> = {}): ImportJob => ({
+  id: 1,
+  entity: 'companies',
+  fileName: 'companies.csv',
+  status: 'succeeded',
+  mode: 'skipBadRows',
+  duplicates: null,
+  rowsTotal: 10,
+  rowsChecked: 10,
+  rowsDone: 10,
+  rowsPerSecond: null,
+  secondsLeft: null,
+  created: 0,
+  updated: 0,
+  unchanged: 0,
+  skipped: 0,
+  failed: 0,
+  duplicatesInFile: 0,
+  duplicatesStored: 0,
+  problems: [],
+  problemCount: 0,
+  message: null,
+  recovery: null,
+  badRowsUrl: null,
+  undo: null,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  startedAt: null,
+  finishedAt: null,
+  ...changes,
+});
