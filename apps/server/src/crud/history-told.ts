@@ -50,7 +50,9 @@ export async function toldChangesOf(
   const byRowEntity = new Map<string, ElidedEntry[]>();
   for (const entry of entries) {
     const name = entry.subjectEntity ?? entry.entity;
-    byRowEntity.set(name, [...(byRowEntity.get(name) ?? []), entry]);
+    const group = byRowEntity.get(name);
+    if (group) group.push(entry);
+    else byRowEntity.set(name, [entry]);
   }
   // The entries' later entries on the same timeline, newest first (a link row is on two; each tells its own).
   const later = await database.rows<{ entry_id: number | string; action: string; changes: Changes | string }>(
@@ -66,7 +68,9 @@ export async function toldChangesOf(
   const laterOf = new Map<number, { action: string; changes: Changes | string }[]>();
   for (const row of later) {
     const id = Number(row.entry_id);
-    laterOf.set(id, [...(laterOf.get(id) ?? []), row]);
+    const rows = laterOf.get(id);
+    if (rows) rows.push(row);
+    else laterOf.set(id, [row]);
   }
   for (const [name, group] of byRowEntity) {
     const rowEntity = findEntity(name);
