@@ -35,7 +35,7 @@ function encodeCursor(signature: string, values: unknown[]): string {
   return Buffer.from(JSON.stringify({ o: signature, v: values })).toString('base64url');
 }
 
-/** The sort values a list's cursor continues after; a cursor of another list, or none, is a 400. */
+/** The sort values a list's cursor continues after (none without a cursor); a cursor of another list is a 400. */
 export function decodeCursor(entity: EntityDescription, query: ListQuery): unknown[] | undefined {
   if (!query.cursor) return undefined;
   const bad = invalid({ cursor: 'This cursor is not valid for this list; start again from the first page' });
