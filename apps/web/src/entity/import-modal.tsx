@@ -12,7 +12,7 @@ const ImportWizard = lazy(async () => {
 });
 
 /** The page's address names the import job followed (`?import=<id>`): a reload shows it again. */
-const JOB_PARAM = 'import';
+export const JOB_PARAM = 'import';
 
 /**
  * Import: a button that opens the import wizard (entity/import). While a

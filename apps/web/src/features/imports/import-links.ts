@@ -1,5 +1,6 @@
 import type { ImportJob } from '@data-platform/shared/imports';
 import { canImport, canRead } from '../../entity/access.ts';
+import { JOB_PARAM } from '../../entity/import-modal.tsx';
 import { availableResourceRoutes, type ResourceRoute } from '../../entity/resource-routes.ts';
 import type { CurrentUser } from '../../store/auth-slice.ts';
 
@@ -18,5 +19,5 @@ export function importJobPath(
   job: Pick<ImportJob, 'id' | 'entity'>,
 ): string | undefined {
   const list = importableLists(user).find((route) => route.resource === job.entity);
-  return list ? `${list.path}?import=${job.id}` : undefined;
+  return list ? `${list.path}?${JOB_PARAM}=${job.id}` : undefined;
 }
