@@ -144,6 +144,28 @@ export function historyInsertSql(entity: EntityDescription, source: SQL, insert:
 }
 
 /**
+ * `delete from record_history ...`: the created entries an import wrote for
+ * the rows of `source` (the table's own columns, `returning t.*`), on each
+ * timeline they were told on, and no other entry. Taking back an import that
+ * never finished (all or nothing) erases them with the rows, so that it
+ * leaves no trace in anyone's history (docs/decisions/0044). Undefined when
+ * `entity` keeps no history.
+ */
+export function historyEraseSql(entity: EntityDescription, source: SQL): SQL | undefined {
+  const timelines = timelinesOf(entity, true);
+  if (timelines.length === 0) return undefined;
+  const selects = timelines.map(
+    (timeline) => sql`select ${timeline.entity}::text as entity, ${timeline.id}::bigint as record_id,
+      ${timeline.subject ? nameLiteral(entity.name) : sql`null`}::text as subject_entity,
+      ${timeline.subject ? sql`c.id` : sql`null`}::bigint as subject_id from ${source} c`,
+  );
+  return sql`delete from record_history h using (${sql.join(selects, sql` union all `)}) x
+    where h.entity = x.entity and h.record_id = x.record_id
+      and h.subject_entity is not distinct from x.subject_entity and h.subject_id is not distinct from x.subject_id
+      and h.action = 'created' and h.changes_elided`;
+}
+
+/**
  * The stored columns of an entity's table (not the generated ones), from
  * the Drizzle table built from its description: what a snapshot row is
  * written back into.

@@ -15,7 +15,7 @@ import { type Database, type Executor, jsonValue } from '../db/client.ts';
 import { columnName } from '../db/columns.ts';
 import { invalid, notFound, staleVersion } from '../domain/errors.ts';
 import { currentDescription } from './custom-fields.ts';
-import { historyInsertSql } from './history-writes.ts';
+import { historyEraseSql, historyInsertSql } from './history-writes.ts';
 import { getSql, type ListScope, listSql, orderKeyCount, orderSignature, selectionSql } from './list-compiler.ts';
 import { type ListTotal, pageWithTotal, searchPlan } from './list-count.ts';
 import {
@@ -927,8 +927,10 @@ function referredSql(entity: EntityDescription): SQL {
  * still at their version that no row refers to and nothing is attached to:
  * the records an import created and nobody touched since, as its undo finds
  * them. Each gets the history entry `deleteRecordWithin` writes for such a
- * record: its values, and a snapshot of its one row for a restore. The
- * others are answered, locked, for the caller to handle.
+ * record: its values, and a snapshot of its one row for a restore. With
+ * `erase` (an all-or-nothing import taken back) each goes with the created
+ * entry the import wrote instead, leaving no trace (docs/decisions/0044).
+ * The others are answered, locked, for the caller to handle.
  */
 export async function deleteUntouchedRecords(
   database: Database,
@@ -936,6 +938,7 @@ export async function deleteUntouchedRecords(
   items: readonly { id: number; version: number }[],
   actorId: number | null,
   tx: Executor,
+  erase = false,
 ): Promise<UntouchedDeletes> {
   const result: UntouchedDeletes = { deleted: [], referred: [], missing: [], changed: [] };
   if (items.length === 0) return result;
@@ -961,10 +964,12 @@ export async function deleteUntouchedRecords(
     ? sql`jsonb_build_object('rows', jsonb_build_array(jsonb_build_object('entity', ${entity.name}::text, 'row', c.r)),
         'files', '[]'::jsonb, 'emptied', '[]'::jsonb)`
     : undefined;
-  const history = historyInsertSql(entity, sql`gone`, { action: 'deleted', changes: 'deleted', actorId, snapshotSql });
+  const history = erase
+    ? historyEraseSql(entity, sql`gone`)
+    : historyInsertSql(entity, sql`gone`, { action: 'deleted', changes: 'deleted', actorId, snapshotSql });
+  const returned = erase ? sql`t.*` : sql`t.id, ${selectionSql(entity, allSelection)} as j, to_jsonb(t) as r`;
   const deleted = await database.rows<{ id: number | string }>(
-    sql`with gone as (delete from ${table} as t where t.id = any(${pgArrayLiteral(plain)}::bigint[])
-        returning t.id, ${selectionSql(entity, allSelection)} as j, to_jsonb(t) as r)
+    sql`with gone as (delete from ${table} as t where t.id = any(${pgArrayLiteral(plain)}::bigint[]) returning ${returned})
       ${history ? sql`, history as (${history})` : sql``}
       select id from gone`,
     tx,

@@ -28,21 +28,26 @@ import { type TableRow, UnreadableTable, yieldToOthers } from './table.ts';
  * Import jobs, run in the background by the server process that claims
  * them. A job reads its stored file as a stream, in batches:
  *
- * - checking (all-or-nothing mode): every row is read and checked, nothing
- *   written; any bad row fails the job with its problems and bad rows;
- * - writing: each batch is written in one short transaction of its own, with
- *   what it wrote (`import_records`), the rows it set aside
+ * - checking: one pass over the file counts its rows and decides how each
+ *   column writes its dates and numbers; nothing is written;
+ * - writing: each batch is checked and written in one short transaction of
+ *   its own, with what it wrote (`import_records`), the rows it set aside
  *   (`import_bad_rows`) and the job's counts, so that after a crash the job
  *   says exactly what was written; between batches other requests run (on
- *   PGlite too, whose one connection a transaction holds);
+ *   PGlite too, whose one connection a transaction holds). All or nothing,
+ *   the first bad row ends the writing: the job checks the rest (checking
+ *   again), so that every bad row is listed, then is taken back;
  * - undoing (an undo, a failed or cancelled all-or-nothing job): what it
  *   created is deleted and what it updated restored, each only when its
  *   version is still the one the job left (the version check of every write).
+ *   A job taken back before it finished leaves no history entry of the
+ *   records it created (docs/decisions/0044); an undo leaves each a deleted
+ *   entry, restorable as any deleted record.
  *
  * A job whose process died stops beating: a server that starts, or a running
  * one sweeping, takes it over: a check starts again, a skip-bad-rows write
- * goes on after its last committed row (`resumed`), an all-or-nothing write
- * is taken back (`rolledBack`).
+ * goes on after its last committed row (`resumed`), an all-or-nothing job
+ * that began writing is taken back (`rolledBack`).
  */
 
 /**
@@ -250,6 +255,8 @@ function noteProblems(run: Run, row: PreparedRow): void {
   }
 }
 
+const hasProblems = (row: PreparedRow) => Object.keys(row.problems).length > 0;
+
 const errorText = (problems: Record<string, string>) =>
   Object.entries(problems)
     .map(([field, message]) => `${field}: ${message}`)
@@ -450,10 +457,9 @@ export class ImportRunner {
       case 'queued':
         return this.begin(run);
       case 'checking':
-        await this.setRecovery(id, 'resumed');
-        return this.begin(run);
       case 'writing':
-        if (settings.mode === 'allOrNothing') {
+        // All or nothing, once writing began (a job checking after writing has met a bad row): taken back.
+        if (settings.mode === 'allOrNothing' && row.writing_started_at !== null) {
           await this.setRecovery(id, 'rolledBack');
           await this.takeBack(
             run,
@@ -463,10 +469,12 @@ export class ImportRunner {
           return;
         }
         await this.setRecovery(id, 'resumed');
-        return this.write(run);
+        return row.status === 'checking' ? this.begin(run) : this.write(run);
       case 'undoing':
         if (row.undo !== null) await this.setRecovery(id, 'resumed');
-        await this.takeBack(run, 'undone', null);
+        // An undo follows a finished job; a job taken back before it finished ends rolled back, with its message.
+        if (row.finished_at === null) await this.takeBack(run, 'rolledBack', row.message);
+        else await this.takeBack(run, 'undone', null);
         return;
       default:
         return;
@@ -564,61 +572,22 @@ export class ImportRunner {
   }
 
   /**
-   * Reads every row: counts them, and in all-or-nothing mode checks each,
-   * keeping the bad ones; false when the job ended here (bad rows, a cancel).
-   * In skip-bad-rows mode the pass that decides the columns' formats counts
-   * them: nothing else is read before writing.
+   * The pass over the whole file that decides the columns' date and number
+   * formats and counts the rows; false when the job was cancelled meanwhile.
+   * Rows are checked as they are written (`write`): an all-or-nothing job
+   * that meets a bad row writes no more, checks the rest, and takes back
+   * what it wrote (docs/decisions/0044).
    */
   private async check(run: Run): Promise<boolean> {
     const { id } = run;
-    if (run.settings.mode !== 'allOrNothing') {
-      const total = await this.decideFormats(run);
-      if (await this.cancelled(id)) {
-        await this.finish(id, 'cancelled', 'Cancelled before anything was written');
-        return false;
-      }
-      await this.database.rows(
-        sql`update imports set rows_checked = ${total}, rows_total = ${total}, status = 'writing',
-          writing_started_at = now(), failed = 0, heartbeat_at = now() where id = ${id}`,
-      );
-      return true;
-    }
-    // Checking reads only, in no transaction: batches as large as a write's may grow to.
-    run.batchRows = BATCH_SIZING[this.database.kind].maxRows;
-    const seen = new KeysSeen();
-    let checked = 0;
-    let failed = 0;
-    for await (const batch of this.batches(run)) {
-      if (await this.cancelled(id)) {
-        await this.finish(id, 'cancelled', 'Cancelled before anything was written');
-        return false;
-      }
-      checked += batch.length;
-      const prepared = await prepareRows(this.database, run.plan, batch, seen);
-      const bad = prepared.filter((row) => Object.keys(row.problems).length > 0);
-      for (const row of bad) noteProblems(run, row);
-      failed += bad.length;
-      await this.database.db.transaction(async (tx) => {
-        await this.keepBadRows(id, bad, tx);
-        await this.database.rows(
-          sql`update imports set rows_checked = ${checked}, failed = ${failed}, problems = ${JSON.stringify(run.problems)}::jsonb,
-              problem_count = ${run.problemCount}, heartbeat_at = now() where id = ${id}`,
-          tx,
-        );
-      });
-      await yieldToOthers();
-    }
-    await this.database.rows(sql`update imports set rows_total = ${checked} where id = ${id}`);
-    if (failed > 0) {
-      await this.finish(
-        id,
-        'failed',
-        `${failed} of ${checked} rows cannot be imported; nothing was imported. Each problem names its row and field; download the bad rows to fix them.`,
-      );
+    const total = await this.decideFormats(run);
+    if (await this.cancelled(id)) {
+      await this.finish(id, 'cancelled', 'Cancelled before anything was written');
       return false;
     }
     await this.database.rows(
-      sql`update imports set status = 'writing', writing_started_at = now(), failed = 0 where id = ${id}`,
+      sql`update imports set rows_checked = ${total}, rows_total = ${total}, status = 'writing',
+        writing_started_at = now(), failed = 0, heartbeat_at = now() where id = ${id}`,
     );
     return true;
   }
@@ -644,6 +613,9 @@ export class ImportRunner {
   /**
    * Writes the rows a batch at a time, each batch in its own transaction with
    * what it wrote and the job's counts; resumes after the last row committed.
+   * All or nothing, the first batch with a bad row ends the writing: the
+   * rest of the file is only checked, every bad row kept, and what was
+   * written is taken back.
    */
   private async write(run: Run): Promise<void> {
     const { id, plan, settings } = run;
@@ -657,9 +629,14 @@ export class ImportRunner {
       (batch) => prepareRows(this.database, plan, batch, seen),
       !selfReference,
     );
+    // All or nothing: the bad rows met so far; once there is one, nothing more is written.
+    let failed = 0;
+    // Rows read so far: the count of rows checked once the job only checks.
+    let read = 0;
     try {
       for (let next = await ahead.next(); next !== undefined; next = await ahead.next()) {
         const { batch, prepared } = next;
+        read += batch.length;
         const last = (batch.at(-1) as TableRow).number;
         // Rows written before a restart are read again only for their keys (repeats in the file).
         if (last <= after) continue;
@@ -672,6 +649,11 @@ export class ImportRunner {
           return;
         }
         const fresh = prepared.filter((row) => row.row > after);
+        if (settings.mode === 'allOrNothing' && (failed > 0 || fresh.some(hasProblems))) {
+          failed += await this.checkOnly(run, fresh, read, failed === 0);
+          run.batchRows = maxRows;
+          continue;
+        }
         const began = performance.now();
         const outcome = await this.writeBatch(run, fresh, last);
         if (outcome === 'failed') return;
@@ -685,6 +667,14 @@ export class ImportRunner {
     } finally {
       await ahead.close();
     }
+    if (failed > 0) {
+      await this.takeBack(
+        run,
+        'failed',
+        `${failed} of ${run.rowCount} rows cannot be imported; nothing was imported. Each problem names its row and field; download the bad rows to fix them.`,
+      );
+      return;
+    }
     const final = (await readJob(this.database, id)) as JobRow;
     await this.finish(id, 'succeeded', null);
     const actorId = final.user_id === null ? null : Number(final.user_id);
@@ -697,6 +687,27 @@ export class ImportRunner {
   }
 
   /**
+   * An all-or-nothing batch once a bad row is met: nothing written, its bad
+   * rows kept and listed with the count of rows checked (`first`: the job is
+   * checking from now on). Answers how many were bad.
+   */
+  private async checkOnly(run: Run, rows: PreparedRow[], checked: number, first: boolean): Promise<number> {
+    const bad = rows.filter(hasProblems);
+    for (const row of bad) noteProblems(run, row);
+    await this.database.db.transaction(async (tx) => {
+      await this.keepBadRows(run.id, bad, tx);
+      await this.database.rows(
+        sql`update imports set ${first ? sql`status = 'checking', ` : sql``}rows_checked = ${checked},
+          failed = failed + ${bad.length}, problems = ${JSON.stringify(run.problems)}::jsonb,
+          problem_count = ${run.problemCount}, heartbeat_at = now() where id = ${run.id}`,
+        tx,
+      );
+    });
+    await yieldToOthers();
+    return bad.length;
+  }
+
+  /**
    * One batch in one transaction. A row the database refuses is set aside in
    * skip-bad-rows mode (the batch is written again row by row, so that the
    * others are kept); in all-or-nothing mode it fails the job, whose earlier
@@ -704,12 +715,6 @@ export class ImportRunner {
    */
   private async writeBatch(run: Run, rows: PreparedRow[], last: number): Promise<'written' | 'failed'> {
     const skipBad = run.settings.mode === 'skipBadRows';
-    const bad = rows.filter((row) => Object.keys(row.problems).length > 0);
-    if (bad.length > 0 && !skipBad) {
-      for (const row of bad) noteProblems(run, row);
-      await this.failAndTakeBack(run, `Row ${bad[0]?.row}: ${errorText(bad[0]?.problems ?? {})}`);
-      return 'failed';
-    }
     try {
       await this.database.db.transaction((tx) => this.writeRows(run, rows, last, tx));
       return 'written';
@@ -750,7 +755,7 @@ export class ImportRunner {
     const creates: PreparedRow[] = [];
     for (const row of rows) {
       if (row.match) counts.stored += 1;
-      if (Object.keys(row.problems).length > 0) {
+      if (hasProblems(row)) {
         if (run.settings.duplicates && Object.keys(row.problems).includes(run.settings.duplicates.key))
           counts.inFile += 1;
         bad.push(row);
@@ -832,9 +837,11 @@ export class ImportRunner {
    */
   async takeBack(run: Run, status: ImportStatus, message: string | null): Promise<void> {
     const { id, plan } = run;
+    // Anything but an undo takes back a job that never finished: its untouched records leave no trace.
+    const erase = status !== 'undone';
     await this.database.rows(
       sql`update imports set status = 'undoing', undo = coalesce(undo, ${JSON.stringify({ deleted: 0, restored: 0, kept: [], keptCount: 0 })}::jsonb)
-        where id = ${id}`,
+        ${erase ? sql`, message = ${message}` : sql``} where id = ${id}`,
     );
     const report = ((await readJob(this.database, id))?.undo ?? {
       deleted: 0,
@@ -872,6 +879,7 @@ export class ImportRunner {
           created.map((record) => ({ id: Number(record.record_id), version: record.version })),
           plan.actor.userId,
           tx,
+          erase,
         );
         if (done.deleted.length > 0) {
           await this.database.rows(
@@ -928,6 +936,12 @@ export class ImportRunner {
         sql`update imports set undo = ${JSON.stringify(report)}::jsonb, heartbeat_at = now() where id = ${id}`,
       );
       await yieldToOthers();
+    }
+    // Taken back before it finished, the job imported nothing but what was changed since (listed as kept).
+    if (erase) {
+      await this.database.rows(
+        sql`update imports set created = 0, updated = 0, unchanged = 0, skipped = 0 where id = ${id}`,
+      );
     }
     const kept =
       report.keptCount > 0

@@ -96,22 +96,52 @@ describe('import jobs', () => {
     expect(readsWhileWriting).toBeGreaterThan(2);
   });
 
-  it('all or nothing: one bad row imports nothing, names the row and field, and offers the bad rows', async () => {
+  it('all or nothing: bad rows import nothing, leave no trace, are each named by row and field, and offered', async () => {
     const city = unique('Nothingville');
-    const csv = companiesCsv(city, 700, (i) => (i === 650 ? `,${city},lots` : `Co ${i},${city},${i}`));
+    const csv = companiesCsv(city, 1200, (i) =>
+      i === 650 ? `,${city},lots` : i === 1150 ? `Co ${i},${city},-4` : `Co ${i},${city},${i}`,
+    );
+    const [before] = await server.database.rows<{ last: number | string | null }>(
+      sql`select max(id) as last from record_history`,
+    );
     const job = await importAll(server, 'companies', 'bad.csv', csv);
-    expect(job).toMatchObject({ status: 'failed', created: 0, rowsTotal: 700, failed: 1, problemCount: 2 });
-    expect(job.message).toMatch(/^1 of 700 rows cannot be imported; nothing was imported/);
+    expect(job).toMatchObject({ status: 'failed', created: 0, rowsTotal: 1200, rowsChecked: 1200, failed: 2 });
+    expect(job).toMatchObject({ problemCount: 3 });
+    expect(job.message).toMatch(/^2 of 1200 rows cannot be imported; nothing was imported/);
     expect(job.problems).toEqual([
       { row: 651, field: 'name', message: 'Required' },
       { row: 651, field: 'employees', message: expect.any(String) },
+      { row: 1151, field: 'employees', message: expect.any(String) },
     ]);
+    // Rows are checked as they are written: the first batch (rows 2 to 101) was written, then taken back.
+    expect(job.undo?.deleted).toBeGreaterThanOrEqual(100);
     expect(await companiesIn(city)).toEqual([]);
+    // Taken back before it finished, the import leaves no entry in any record's history (none is restorable).
+    const entries = await server.database.rows<{ n: number | string }>(
+      sql`select count(*) as n from record_history where id > ${Number(before?.last ?? 0)} and entity = 'companies'`,
+    );
+    expect(Number(entries[0]?.n)).toBe(0);
     const bad = await server.fetch(job.badRowsUrl as string);
     expect(bad.headers.get('content-type')).toMatch(/^text\/csv/);
-    const text = (await bad.text()).replace(/^\uFEFF/, '');
-    expect(text.split('\n')[0]).toBe('Name,City,Employees,Error');
-    expect(text.split('\n')[1]).toBe(`,${city},lots,name: Required; employees: ${job.problems[1]?.message}`);
+    const lines = (await bad.text())
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split(/\r?\n/);
+    expect(lines).toEqual([
+      'Name,City,Employees,Error',
+      `,${city},lots,name: Required; employees: ${job.problems[1]?.message}`,
+      `Co 1150,${city},-4,employees: ${job.problems[2]?.message}`,
+    ]);
+  });
+
+  it('all or nothing: a bad row in the first batch writes nothing at all', async () => {
+    const city = unique('Neverville');
+    const csv = companiesCsv(city, 300, (i) => (i === 3 ? `,${city},3` : `Co ${i},${city},${i}`));
+    const job = await importAll(server, 'companies', 'early.csv', csv);
+    expect(job).toMatchObject({ status: 'failed', created: 0, rowsChecked: 300, failed: 1, rowsDone: 0 });
+    expect(job.problems).toEqual([{ row: 4, field: 'name', message: 'Required' }]);
+    expect(job.undo).toMatchObject({ deleted: 0, restored: 0, keptCount: 0 });
+    expect(await companiesIn(city)).toEqual([]);
   });
 
   it('skip bad rows: good rows are imported, bad ones and repeats within the file set aside with why', async () => {
