@@ -22,7 +22,7 @@ import { columnName } from '../db/columns.ts';
 import { invalid } from '../domain/errors.ts';
 import type { Readings } from './import-formats.ts';
 import { findTarget, type ImportTarget } from './import-mapping.ts';
-import type { Cell, TableRow } from './table.ts';
+import { type Cell, type TableRow, yieldToOthers } from './table.ts';
 
 /**
  * Rows of a file as records, a batch at a time: cells read by their field
@@ -541,6 +541,24 @@ export class KeysSeen {
   }
 }
 
+/** Rows of a batch read or checked between two turns of the event loop. */
+const SLICE_ROWS = 200;
+
+/**
+ * `items.map(map)`, a slice at a time, other work let in between: a job
+ * prepares its next batch while the database writes the one before, and the
+ * write's next statement should not wait for a whole batch's checks (5,000
+ * rows, tens of milliseconds) to be sent.
+ */
+async function mapInSlices<T, U>(items: readonly T[], map: (item: T) => U): Promise<U[]> {
+  const mapped: U[] = [];
+  for (let start = 0; start < items.length; start += SLICE_ROWS) {
+    if (start > 0) await yieldToOthers();
+    for (let i = start; i < Math.min(items.length, start + SLICE_ROWS); i++) mapped.push(map(items[i] as T));
+  }
+  return mapped;
+}
+
 /**
  * A batch of rows as records: each row's values, its problems by field, and
  * what it would do with the duplicate rule (create, update, skip, or nothing
@@ -553,14 +571,14 @@ export async function prepareRows(
   batch: readonly TableRow[],
   seen: KeysSeen,
 ): Promise<PreparedRow[]> {
-  const read = batch.map((row) => readRow(plan, row));
+  const read = await mapInSlices(batch, (row) => readRow(plan, row));
   await resolveReferences(database, plan, read);
   const matched = await matchStored(database, plan, read);
   const rule = plan.duplicates;
   const create = createSchema(plan.entity);
   const update = updateSchema(plan.entity);
   const fields = allFields(plan.entity);
-  const prepared: PreparedRow[] = read.map((row) => {
+  const prepared: PreparedRow[] = await mapInSlices(read, (row) => {
     const match = matched.get(row.row);
     const result: PreparedRow = {
       row: row.row,
