@@ -1,14 +1,11 @@
 import { isUtf8 } from 'node:buffer';
-import { Readable } from 'node:stream';
 import type { CsvDialect, CsvEncoding } from '@data-platform/shared/imports';
-import { CsvError, parse } from 'csv-parse';
 import { parse as parseSync } from 'csv-parse/sync';
+import { CsvRecords, MAX_RECORD_CHARS } from './csv-records.ts';
 import { checkCellLength, checkRowCount, type TableRow, tableLimits, UnreadableTable, yieldToOthers } from './table.ts';
 
 /** Bytes decoded and parsed per step, between which other requests run (a few milliseconds of work at most). */
 const CHUNK_BYTES = 16 * 1024;
-/** Characters of one record, its cells together: ten cells at the longest a cell may be. */
-const MAX_RECORD_CHARS = 10 * tableLimits.cellChars;
 /** Bytes of the file's start its dialect is told from. */
 export const DIALECT_SAMPLE_BYTES = 64 * 1024;
 /** Records of the sample compared to tell the delimiter. */
@@ -172,46 +169,26 @@ export interface CsvReadOptions {
 }
 
 /**
- * The rows of a CSV file, parsed as they are decoded: rows, columns and cell
- * lengths are checked as each cell is read, and other requests run between
- * chunks. Quoted cells may hold delimiters, quotes and line breaks; records
- * end in CRLF, LF or CR.
+ * The rows of a CSV file, split as they are decoded (`CsvRecords`): rows,
+ * columns and cell lengths are checked as each row is read, and other
+ * requests run between chunks. Quoted cells may hold delimiters, quotes and
+ * line breaks; records end in CRLF, LF or CR.
  */
 export async function* readCsv(
   source: Buffer | AsyncIterable<Buffer>,
   { dialect, maxRows = tableLimits.rows }: CsvReadOptions = {},
 ): AsyncGenerator<TableRow> {
   const encoding = dialect?.encoding ?? (Buffer.isBuffer(source) ? (bomEncoding(source) ?? 'utf-8') : 'utf-8');
-  const parser = parse({
-    delimiter: dialect?.delimiter ?? ',',
-    relax_column_count: true,
-    // No row is held longer than this, whatever its cells: the checks below read rows of bounded size.
-    max_record_size: MAX_RECORD_CHARS,
-  });
-  const text = Readable.from(textOf(source, encoding));
-  text.on('error', (error) => parser.destroy(error));
-  text.pipe(parser);
+  const records = new CsvRecords(dialect?.delimiter ?? ',');
   let count = 0;
-  try {
-    for await (const cells of parser as AsyncIterable<string[]>) {
+  const rowsOf = function* (cells: string[][]): Generator<TableRow> {
+    for (const row of cells) {
       count += 1;
       checkRowCount(count, maxRows);
-      // Checked per row, not per cell as csv-parse reads it: a per-cell hook has csv-parse build a context
-      // object for every cell, 13 µs each (a fifth of a 30,000-row import's time in the server).
-      if (cells.length > tableLimits.columns) {
-        throw new UnreadableTable(`Row ${count} has more than ${tableLimits.columns.toLocaleString('en')} columns`);
-      }
-      for (let i = 0; i < cells.length; i++) checkCellLength((cells[i] as string).length, count, i);
-      yield { number: count, cells };
+      for (let i = 0; i < row.length; i++) checkCellLength((row[i] as string).length, count, i);
+      yield { number: count, cells: row };
     }
-  } catch (error) {
-    if (error instanceof UnreadableTable) throw error;
-    if (error instanceof CsvError && error.code === 'CSV_MAX_RECORD_SIZE') {
-      throw new UnreadableTable(`Row ${count + 1} is longer than ${MAX_RECORD_CHARS.toLocaleString('en')} characters`);
-    }
-    throw new UnreadableTable(`This CSV cannot be read: ${(error as Error).message}`);
-  } finally {
-    text.destroy();
-    parser.destroy();
-  }
+  };
+  for await (const text of textOf(source, encoding)) yield* rowsOf(records.push(text));
+  yield* rowsOf(records.push('', true));
 }
