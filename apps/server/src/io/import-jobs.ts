@@ -75,9 +75,10 @@ const MAX_LISTED_KEPT = 200;
 export const STALE_AFTER_MS = 12_000;
 const HEARTBEAT_MS = 3_000;
 /**
- * A pause after each batch: requests that arrived during it get their
- * statements in before the next batch's (an in-process PGlite runs
- * statements one at a time, in the order they come).
+ * A pause after each batch on PGlite: requests that arrived during it get
+ * their statements in before the next batch's (an in-process PGlite runs
+ * statements one at a time, in the order they come). On PostgreSQL the job
+ * holds one connection of the pool and others never wait for it.
  */
 const PAUSE_MS = 5;
 const pause = () => new Promise<void>((resolve) => setTimeout(resolve, PAUSE_MS));
@@ -659,7 +660,7 @@ export class ImportRunner {
         if (outcome === 'failed') return;
         const took = Math.max(1, performance.now() - began);
         run.batchRows = Math.round(Math.min(maxRows, Math.max(MIN_BATCH_ROWS, (batch.length * targetMs) / took)));
-        await pause();
+        if (this.database.kind === 'pglite') await pause();
       }
     } catch (error) {
       if (error instanceof Stopped) return;
