@@ -15,7 +15,8 @@
  * of the job: the progress bar's). Prints the job's
  * time, rows/s, the server's peak resident memory (VmHWM, Linux), the GETs'
  * count, p50, p99 and max latency. On PostgreSQL it also times `COPY` of the
- * same rows, as the job stores them, into the same table (`copySeconds`) for the ratio.
+ * file's values into the same table (`copySeconds`), and of the rows as the job stores them, who created
+ * them included (`copyAsStoredSeconds`), for the ratios.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -92,23 +93,26 @@ const sectorOptions: Record<string, string> = {
 };
 
 /**
- * The floor, on PostgreSQL: `COPY` of the same rows as the job stores them
- * (name, city, country id, revenue and its currency, tags, the custom
+ * The floor, on PostgreSQL: `COPY` of the file's values as the job stores
+ * them (name, city, country id, revenue and its currency, tags, the custom
  * picklist's value) into the same `companies` table, with its indexes and
  * triggers, in a transaction rolled back so that the table stays as the job
- * left it. What COPY does not do and the job does: read the file's text,
- * match the countries and options, check each row, write each record's history
- * entry and the job's progress.
+ * left it. With `asStored`, the rows as the job stores them: who created and
+ * last updated each too (two foreign keys checked per row). What COPY does not
+ * do and the job does: read the file's text, match the countries and options,
+ * check each row, write each record's history entry, the job's ledger and its
+ * progress.
  */
-async function copySeconds(): Promise<number | null> {
+async function copySeconds(asStored: boolean): Promise<number | null> {
   if (!process.env.DATABASE_URL) return null;
   const { from } = await import('pg-copy-streams');
   const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
   await client.connect();
   try {
-    const stored = await client.query<{ custom: Record<string, unknown> }>(
-      "select custom from companies where name = 'Bench job company 0' order by id desc limit 1",
+    const stored = await client.query<{ custom: Record<string, unknown>; created_by_id: string }>(
+      "select custom, created_by_id from companies where name = 'Bench job company 0' order by id desc limit 1",
     );
+    const writer = asStored ? `,${stored.rows[0]?.created_by_id},${stored.rows[0]?.created_by_id}` : '';
     const key = Object.keys(stored.rows[0]?.custom ?? {})[0];
     if (!key) throw new Error('The imported companies hold no custom value: no floor to compare with');
     const countries = await client.query<{ id: string; iso2: string }>('select id, iso2 from countries');
@@ -118,13 +122,13 @@ async function copySeconds(): Promise<number | null> {
       const [name, city, country, revenue, currency, , sector] = cellsOf(i);
       const custom = JSON.stringify({ [key]: sectorOptions[sector as string] }).replace(/"/g, '""');
       const id = countryId.get(countryCodes[country as string] as string) ?? '';
-      lines.push(`${name},${city},${id},${revenue},${currency},"{a,b}","${custom}"\n`);
+      lines.push(`${name},${city},${id},${revenue},${currency},"{a,b}","${custom}"${writer}\n`);
     }
     await client.query('begin');
     const started = performance.now();
     const stream = client.query(
       from(
-        'copy companies (name, city, hq_country_id, revenue, revenue_currency, tags, custom) from stdin (format csv)',
+        `copy companies (name, city, hq_country_id, revenue, revenue_currency, tags, custom${asStored ? ', created_by_id, updated_by_id' : ''}) from stdin (format csv)`,
       ),
     );
     await new Promise<void>((resolve, reject) => {
@@ -213,7 +217,9 @@ try {
   }
   const seconds = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
-  const copy = await copySeconds();
+  const copy = await copySeconds(false);
+  const copyAsStored = await copySeconds(true);
+  const share = (floor: number | null) => (floor === null ? null : `${Math.round((floor / seconds) * 1000) / 10} %`);
   console.log(
     JSON.stringify(
       {
@@ -230,7 +236,9 @@ try {
         checkingSeconds: writingSeen === null ? null : Math.round(((writingSeen - started) / 1000) * 10) / 10,
         rowsPerSecond: Math.round(rows / seconds),
         copySeconds: copy === null ? null : Math.round(copy * 100) / 100,
-        shareOfCopy: copy === null ? null : `${Math.round((copy / seconds) * 1000) / 10} %`,
+        shareOfCopy: share(copy),
+        copyAsStoredSeconds: copyAsStored === null ? null : Math.round(copyAsStored * 100) / 100,
+        shareOfCopyAsStored: share(copyAsStored),
         serverPeakMb: memoryOf(server.pid)?.peakMb ?? null,
         listRequests: latencies.length,
         listP50Ms: Math.round(percentile(latencies, 0.5)),
