@@ -102,7 +102,7 @@ export { sessions, throttleCounters, userCredentials, userTokens } from './auth-
 export { duplicateDismissals } from './duplicates-schema.ts';
 export { exportJobs } from './export-jobs-schema.ts';
 export { historySettings, recordHistory } from './history-schema.ts';
-export { importBadRows, importRecords, imports } from './imports-schema.ts';
+export { importBadRows, importCreated, importRecords, imports } from './imports-schema.ts';
 export { savedViews } from './saved-views-schema.ts';
 export { searchWords } from './search-words-schema.ts';
 

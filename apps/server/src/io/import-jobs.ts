@@ -229,6 +229,12 @@ export async function listJobs(
   return { rows: page, nextBefore: Number(page.at(-1)?.id) };
 }
 
+/** A page of what a job wrote, newest first, and how to strike records off its ledger in a transaction. */
+interface LedgerPage {
+  records: { id: number; created: boolean; previous: Record<string, unknown> | null; version: number }[];
+  forget(ids: number[], tx: Executor): Promise<void>;
+}
+
 /** A job stopped on purpose (a cancel, its server closing): the batch in progress is not begun. */
 class Stopped extends Error {}
 
@@ -744,13 +750,8 @@ export class ImportRunner {
   private async writeRows(run: Run, rows: PreparedRow[], last: number, tx: Executor): Promise<void> {
     const { id, plan } = run;
     const { entity, actor } = plan;
-    const written: {
-      record: number;
-      row: number;
-      action: 'created' | 'updated';
-      previous: unknown;
-      version: number;
-    }[] = [];
+    /** The records it updated, for the ledger. */
+    const written: { record: number; row: number; previous: unknown; version: number }[] = [];
     const counts = { created: 0, updated: 0, unchanged: 0, skipped: 0, failed: 0, inFile: 0, stored: 0 };
     const bad: PreparedRow[] = [];
     const creates: PreparedRow[] = [];
@@ -767,7 +768,7 @@ export class ImportRunner {
       else if (row.action === 'update' && row.match) {
         const json = await updateRecord(this.database, entity, row.match.id, row.match.version, row.values, actor, tx);
         const version = Number((JSON.parse(json) as { version: number }).version);
-        written.push({ record: row.match.id, row: row.row, action: 'updated', previous: row.previous ?? {}, version });
+        written.push({ record: row.match.id, row: row.row, previous: row.previous ?? {}, version });
         counts.updated += 1;
       } else creates.push(row);
     }
@@ -779,18 +780,23 @@ export class ImportRunner {
       actor,
       tx,
     );
-    created.forEach(({ id: record, version }, i) => {
-      written.push({ record, row: (creates[i] as PreparedRow).row, action: 'created', previous: null, version });
-    });
     counts.created = created.length;
     counts.failed = bad.length;
     for (const row of bad) noteProblems(run, row);
+    if (created.length > 0) {
+      // The batch's new records in one row of the ledger, in the file's order (each at version 1).
+      await this.database.rows(
+        sql`insert into import_created (import_id, first_row, record_ids)
+          values (${id}, ${(creates[0] as PreparedRow).row}, ${pgArrayLiteral(created.map((c) => c.id))}::bigint[])`,
+        tx,
+      );
+    }
     if (written.length > 0) {
       // One array per column: a statement of the same text and five parameters whatever the batch's size.
       const array = (values: unknown[], type: SQL) => sql`${pgArrayLiteral(values)}::${type}[]`;
       await this.database.rows(
         sql`insert into import_records (import_id, record_id, row_number, action, previous, version)
-          select ${id}, r.record_id, r.row_number, r.action, r.previous::jsonb, r.version
+          select ${id}, r.record_id, r.row_number, 'updated', r.previous::jsonb, r.version
           from unnest(${array(
             written.map((w) => w.record),
             sql`bigint`,
@@ -798,15 +804,12 @@ export class ImportRunner {
             written.map((w) => w.row),
             sql`int`,
           )}, ${array(
-            written.map((w) => w.action),
-            sql`text`,
-          )}, ${array(
-            written.map((w) => (w.previous === null ? null : JSON.stringify(w.previous))),
+            written.map((w) => JSON.stringify(w.previous)),
             sql`text`,
           )}, ${array(
             written.map((w) => w.version),
             sql`int`,
-          )}) as r(record_id, row_number, action, previous, version)`,
+          )}) as r(record_id, row_number, previous, version)`,
         tx,
       );
     }
@@ -831,13 +834,147 @@ export class ImportRunner {
   }
 
   /**
+   * The newest of what the job updated, from `import_records` (with what a
+   * job before `import_created` created), a page of them.
+   */
+  private async updatedPage(id: number): Promise<LedgerPage | undefined> {
+    const rows = await this.database.rows<{
+      record_id: number | string;
+      action: string;
+      previous: Record<string, unknown> | null;
+      version: number;
+    }>(
+      sql`select record_id, action, previous, version from import_records
+        where import_id = ${id} and action in ('created', 'updated') order by row_number desc limit ${TAKE_BACK_PAGE}`,
+    );
+    if (rows.length === 0) return undefined;
+    return {
+      records: rows.map((row) => ({
+        id: Number(row.record_id),
+        created: row.action === 'created',
+        previous: row.previous,
+        version: row.version,
+      })),
+      forget: async (ids, tx) => {
+        await this.database.rows(
+          sql`delete from import_records where import_id = ${id} and record_id = any(${pgArrayLiteral(ids)}::bigint[])`,
+          tx,
+        );
+      },
+    };
+  }
+
+  /** The newest of the records the job created, from its newest batch in `import_created`, newest first. */
+  private async createdPage(id: number): Promise<LedgerPage | undefined> {
+    const [batch] = await this.database.rows<{ first_row: number; record_ids: (number | string)[] }>(
+      sql`select first_row, record_ids from import_created where import_id = ${id}
+        order by first_row desc limit 1`,
+    );
+    if (!batch) return undefined;
+    const ids = batch.record_ids.map(Number);
+    return {
+      records: ids
+        .slice(-TAKE_BACK_PAGE)
+        .reverse()
+        .map((record) => ({ id: record, created: true, previous: null, version: 1 })),
+      forget: async (gone, tx) => {
+        await this.database.rows(
+          sql`update import_created set record_ids = array(select r from unnest(record_ids) with ordinality u(r, o)
+              where not r = any(${pgArrayLiteral(gone)}::bigint[]) order by o)
+            where import_id = ${id} and first_row = ${batch.first_row}`,
+          tx,
+        );
+        await this.database.rows(
+          sql`delete from import_created where import_id = ${id} and first_row = ${batch.first_row}
+            and cardinality(record_ids) = 0`,
+          tx,
+        );
+      },
+    };
+  }
+
+  /**
+   * Takes back a page of what the job wrote: its created records nobody
+   * touched since together, in one transaction of a few statements; the
+   * others (updated, referred to, changed) one by one, each with its
+   * bookkeeping in a transaction of its own. Each is struck off the ledger
+   * as it is taken back or kept.
+   */
+  private async takeBackPage(
+    run: Run,
+    page: LedgerPage,
+    report: NonNullable<ImportJob['undo']>,
+    erase: boolean,
+  ): Promise<void> {
+    const { plan } = run;
+    const keep = (recordId: number, reason: string) => {
+      report.keptCount += 1;
+      if (report.kept.length < MAX_LISTED_KEPT) report.kept.push({ id: recordId, reason });
+    };
+    const created = page.records.filter((record) => record.created);
+    const oneByOne = new Set(page.records.filter((record) => !record.created).map((record) => record.id));
+    await this.database.db.transaction(async (tx) => {
+      const done = await deleteUntouchedRecords(
+        this.database,
+        plan.entity,
+        created.map((record) => ({ id: record.id, version: record.version })),
+        plan.actor.userId,
+        tx,
+        erase,
+      );
+      const struck = [...done.deleted, ...done.missing, ...done.changed];
+      if (struck.length > 0) await page.forget(struck, tx);
+      for (const recordId of done.missing) keep(recordId, 'Deleted since the import');
+      for (const recordId of done.changed) keep(recordId, 'Changed since the import');
+      for (const recordId of done.referred) oneByOne.add(recordId);
+      report.deleted += done.deleted.length;
+    });
+    for (const record of page.records) {
+      if (!oneByOne.has(record.id)) continue;
+      const forget = (tx: Executor) => page.forget([record.id], tx);
+      try {
+        if (record.created) {
+          await deleteRecord(
+            this.database,
+            plan.entity,
+            record.id,
+            record.version,
+            this.dataDir,
+            forget,
+            plan.actor.userId,
+          );
+          report.deleted += 1;
+        } else {
+          await this.database.db.transaction(async (tx) => {
+            await updateRecord(
+              this.database,
+              plan.entity,
+              record.id,
+              record.version,
+              record.previous ?? {},
+              plan.actor,
+              tx,
+            );
+            await forget(tx);
+          });
+          report.restored += 1;
+        }
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        keep(record.id, error.kind === 'notFound' ? 'Deleted since the import' : 'Changed since the import');
+        await this.database.db.transaction(forget);
+      }
+    }
+  }
+
+  /**
    * Takes back what the job wrote, newest first: deletes the records it
    * created and restores those it updated, each only at the version the job
    * left it (someone's change since is kept, and listed). Each record with
    * its bookkeeping in one transaction, so an undo stopped midway goes on.
    */
   async takeBack(run: Run, status: ImportStatus, message: string | null): Promise<void> {
-    const { id, plan } = run;
+    const { id } = run;
     // Anything but an undo takes back a job that never finished: its untouched records leave no trace.
     const erase = status !== 'undone';
     await this.database.rows(
@@ -850,93 +987,16 @@ export class ImportRunner {
       kept: [],
       keptCount: 0,
     }) as NonNullable<ImportJob['undo']>;
-    for (;;) {
-      if (this.stopping) return;
-      const page = await this.database.rows<{
-        record_id: number | string;
-        action: string;
-        previous: Record<string, unknown> | null;
-        version: number;
-      }>(
-        sql`select record_id, action, previous, version from import_records
-          where import_id = ${id} and action in ('created', 'updated') order by row_number desc limit ${TAKE_BACK_PAGE}`,
-      );
-      if (page.length === 0) break;
-      const keep = async (recordId: number, reason: string, tx?: Executor) => {
-        report.keptCount += 1;
-        if (report.kept.length < MAX_LISTED_KEPT) report.kept.push({ id: recordId, reason });
+    // What it updated first (an update may have made a record refer to one it created), then what it created.
+    for (const next of [() => this.updatedPage(id), () => this.createdPage(id)]) {
+      for (let page = await next(); page !== undefined; page = await next()) {
+        if (this.stopping) return;
+        await this.takeBackPage(run, page, report, erase);
         await this.database.rows(
-          sql`update import_records set action = 'kept' where import_id = ${id} and record_id = ${recordId}`,
-          tx,
+          sql`update imports set undo = ${JSON.stringify(report)}::jsonb, heartbeat_at = now() where id = ${id}`,
         );
-      };
-      // The records it created that nobody touched since, together; the others one by one below.
-      const created = page.filter((record) => record.action === 'created');
-      const oneByOne = new Set(page.filter((record) => record.action !== 'created').map((r) => Number(r.record_id)));
-      await this.database.db.transaction(async (tx) => {
-        const done = await deleteUntouchedRecords(
-          this.database,
-          plan.entity,
-          created.map((record) => ({ id: Number(record.record_id), version: record.version })),
-          plan.actor.userId,
-          tx,
-          erase,
-        );
-        if (done.deleted.length > 0) {
-          await this.database.rows(
-            sql`delete from import_records where import_id = ${id}
-              and record_id = any(${pgArrayLiteral(done.deleted)}::bigint[])`,
-            tx,
-          );
-        }
-        for (const recordId of done.missing) await keep(recordId, 'Deleted since the import', tx);
-        for (const recordId of done.changed) await keep(recordId, 'Changed since the import', tx);
-        for (const recordId of done.referred) oneByOne.add(recordId);
-        report.deleted += done.deleted.length;
-      });
-      for (const record of page) {
-        const recordId = Number(record.record_id);
-        if (!oneByOne.has(recordId)) continue;
-        const forget = (tx: Executor) =>
-          this.database
-            .rows(sql`delete from import_records where import_id = ${id} and record_id = ${recordId}`, tx)
-            .then(() => {});
-        try {
-          if (record.action === 'created') {
-            await deleteRecord(
-              this.database,
-              plan.entity,
-              recordId,
-              record.version,
-              this.dataDir,
-              forget,
-              plan.actor.userId,
-            );
-            report.deleted += 1;
-          } else {
-            await this.database.db.transaction(async (tx) => {
-              await updateRecord(
-                this.database,
-                plan.entity,
-                recordId,
-                record.version,
-                record.previous ?? {},
-                plan.actor,
-                tx,
-              );
-              await forget(tx);
-            });
-            report.restored += 1;
-          }
-        } catch (error) {
-          if (!(error instanceof DomainError)) throw error;
-          await keep(recordId, error.kind === 'notFound' ? 'Deleted since the import' : 'Changed since the import');
-        }
+        await yieldToOthers();
       }
-      await this.database.rows(
-        sql`update imports set undo = ${JSON.stringify(report)}::jsonb, heartbeat_at = now() where id = ${id}`,
-      );
-      await yieldToOthers();
     }
     // Taken back before it finished, the job imported nothing but what was changed since (listed as kept).
     if (erase) {

@@ -283,6 +283,37 @@ describe('import jobs', () => {
     expect(twice.status).toBe(409);
   });
 
+  it('keeps what a job created a row per batch, and undoes a job whose ledger has a row per record (before 0020)', async () => {
+    const city = unique('Ledgerville');
+    const job = await importAll(server, 'companies', 'ledger.csv', companiesCsv(city, 1200));
+    expect(job).toMatchObject({ status: 'succeeded', created: 1200 });
+    const batches = await server.database.rows<{ first_row: number; ids: number }>(
+      sql`select first_row, cardinality(record_ids) as ids from import_created where import_id = ${job.id}
+        order by first_row`,
+    );
+    // The first batch is 100 rows (rows 2 to 101 of the file), the next ones larger.
+    expect(batches[0]).toEqual({ first_row: 2, ids: 100 });
+    expect(batches.length).toBeLessThan(12);
+    expect(batches.reduce((sum, batch) => sum + Number(batch.ids), 0)).toBe(1200);
+    // The same ledger as a job before import_created kept it: a row per record created.
+    await server.database.rows(
+      sql`insert into import_records (import_id, record_id, row_number, action, previous, version)
+        select c.import_id, u.id, c.first_row + u.o::int - 1, 'created', null, 1
+        from import_created c, unnest(c.record_ids) with ordinality u(id, o) where c.import_id = ${job.id}`,
+    );
+    await server.database.rows(sql`delete from import_created where import_id = ${job.id}`);
+    expect((await server.fetch(`/api/v1/imports/${job.id}/undo`, { method: 'POST' })).status).toBe(202);
+    expect(await waitForImport(server, job.id)).toMatchObject({
+      status: 'undone',
+      undo: { deleted: 1200, keptCount: 0 },
+    });
+    expect(await companiesIn(city)).toEqual([]);
+    const left = await server.database.rows<{ n: number | string }>(
+      sql`select count(*) as n from import_records where import_id = ${job.id}`,
+    );
+    expect(Number(left[0]?.n)).toBe(0);
+  });
+
   it('undo takes back untouched records together, one with a note on its own, each restorable as any deleted record', async () => {
     const city = unique('Batchville');
     const lines = ['Name,City,Employees'];

@@ -380,7 +380,8 @@ export function registerImportJobRoutes(app: FastifyInstance, database: Database
       const [undoing] = await database.rows<{ id: number }>(
         sql`update imports set status = 'undoing', undo = null, heartbeat_at = null, message = null
           where id = ${row.id} and status in ('succeeded', 'cancelled', 'failed') and undo is null
-            and exists (select 1 from import_records r where r.import_id = imports.id)
+            and (exists (select 1 from import_created c where c.import_id = imports.id)
+              or exists (select 1 from import_records r where r.import_id = imports.id))
           returning id`,
       );
       if (!undoing) throw conflict('Only an import that has ended having written records can be undone, once');
