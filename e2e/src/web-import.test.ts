@@ -4,7 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './browser.ts';
 import { ARTIFACTS_DIR, newPage, noSeriousViolations, openSignedIn } from './web.ts';
 
-/** The list's Import in all-or-nothing mode (the wizard's default): a bad row imports nothing and is listed. */
+/**
+ * The list's Import in all-or-nothing mode (the wizard's default): a bad row imports nothing and is listed; rows
+ * written before a bad row met later are taken back.
+ */
 describe('import from the list', () => {
   let server: TestServer;
   let browser: Browser;
@@ -69,5 +72,31 @@ describe('import from the list', () => {
     const grid = page.getByTestId('list-grid');
     await grid.getByText('Imported Alpha').waitFor();
     await grid.getByText('Imported Beta').waitFor();
+  }, 180_000);
+
+  it('takes back the rows written before a bad row met later in the file, and says so', async () => {
+    const page = await newPage(browser);
+    await openSignedIn(page, `${server.url}/companies`);
+    await page.getByRole('button', { name: 'Import' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Import' });
+    await dialog.waitFor();
+    // Rows are checked as they are written: the first batch (100 rows) is written before row 251 is met.
+    const rows = Array.from({ length: 300 }, (_, i) => (i === 249 ? ',Lyon,Seed' : `Late ${i + 1},Lyon,Seed`));
+    await importRows(dialog, rows);
+    await dialog.getByText('Import failed').waitFor();
+    await dialog.getByText('1 of 300 rows cannot be imported; nothing was imported.', { exact: false }).waitFor();
+    const takenBack = dialog.getByTestId('import-undo');
+    await takenBack.getByText('Taken back', { exact: true }).waitFor();
+    expect(await takenBack.textContent()).toMatch(
+      /What it had written was taken back: [\d,]+ records deleted, 0 restored/,
+    );
+    expect(
+      await dialog.getByTestId('import-counts').getByRole('row', { name: 'Created' }).locator('td').textContent(),
+    ).toBe('0');
+    expect(await dialog.getByRole('button', { name: 'Undo' }).count()).toBe(0);
+    await page.screenshot({ path: `${ARTIFACTS_DIR}web-import-taken-back.png` });
+    await noSeriousViolations(page);
+    const none = await server.fetch('/api/v1/companies?count=exact&filter[city][eq]=Lyon&q=Late');
+    expect(((await none.json()) as { total: number }).total).toBe(0);
   }, 180_000);
 });

@@ -135,12 +135,13 @@ export function JobDone({
       {job.undo ? (
         <Alert
           color="blue"
-          title={t('transfer:wizard.undone')}
+          // An undo follows a finished import; a job that failed, was cancelled or stopped is taken back.
+          title={t(job.status === 'undone' ? 'transfer:wizard.undone' : 'transfer:wizard.takenBack')}
           data-testid="import-undo"
           styles={{ title: { color: 'var(--mantine-color-text)' } }}
         >
           <Text size="sm">
-            {t('transfer:wizard.undoReport', {
+            {t(job.status === 'undone' ? 'transfer:wizard.undoReport' : 'transfer:wizard.takenBackReport', {
               deleted: format.number(job.undo.deleted),
               restored: format.number(job.undo.restored),
               kept: format.number(job.undo.keptCount),

@@ -203,6 +203,9 @@ describe('progress', () => {
       percent: null,
     });
     expect(progressOf(sampleJob({ status: 'undoing' })).percent).toBeNull();
+    // An undo follows a finished import; a job that never finished is being taken back.
+    expect(progressOf(sampleJob({ status: 'undoing', finishedAt: '2026-11-28T10:00:00.000Z' })).phase).toBe('undoing');
+    expect(progressOf(sampleJob({ status: 'undoing', finishedAt: null })).phase).toBe('takingBack');
     expect(progressOf(sampleJob({ status: 'writing', rowsTotal: 0, rowsDone: 0 })).percent).toBe(100);
     expect(progressOf(sampleJob({ status: 'writing', rowsTotal: 10, rowsDone: 12 })).percent).toBe(100);
   });

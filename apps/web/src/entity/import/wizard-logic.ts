@@ -183,7 +183,7 @@ export const isGoing = (status: ImportStatus) => going.includes(status);
 
 export interface Progress {
   /** What the job is doing. */
-  phase: 'queued' | 'checking' | 'writing' | 'undoing';
+  phase: 'queued' | 'checking' | 'writing' | 'undoing' | 'takingBack';
   /** Rows handled in this phase. */
   done: number;
   /** Rows of the file, when known. */
@@ -192,12 +192,23 @@ export interface Progress {
   percent: number | null;
 }
 
-/** A job's progress: rows checked while it checks (all or nothing), rows done while it writes. */
-export function progressOf(job: Pick<ImportJob, 'status' | 'rowsTotal' | 'rowsChecked' | 'rowsDone'>): Progress {
+/**
+ * A job's progress: rows checked while it checks (before writing, or the rest of the file after a bad row, all or
+ * nothing), rows done while it writes; undoing a finished import, or taking back one that never finished.
+ */
+export function progressOf(
+  job: Pick<ImportJob, 'status' | 'rowsTotal' | 'rowsChecked' | 'rowsDone' | 'finishedAt'>,
+): Progress {
   const phase =
-    job.status === 'checking' || job.status === 'writing' || job.status === 'undoing' ? job.status : 'queued';
+    job.status === 'undoing'
+      ? job.finishedAt === null
+        ? 'takingBack'
+        : 'undoing'
+      : job.status === 'checking' || job.status === 'writing'
+        ? job.status
+        : 'queued';
   const done = phase === 'checking' ? job.rowsChecked : phase === 'writing' ? job.rowsDone : 0;
-  const total = phase === 'undoing' ? null : job.rowsTotal;
+  const total = phase === 'undoing' || phase === 'takingBack' ? null : job.rowsTotal;
   const percent =
     total === null ? null : total === 0 ? 100 : Math.min(100, Math.max(0, Math.floor((done / total) * 100)));
   return { phase, done, total, percent };
