@@ -1,19 +1,8 @@
+import { mulberry32 } from '@data-platform/shared/random';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { CsvRecords, MAX_RECORD_CHARS } from './csv-records.ts';
 import { tableLimits } from './table.ts';
-
-/** A small seeded generator: the same cases on every run, and a failing case can be told again by its seed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The records of `text` given in `chunks` pieces, or the error's name. */
 function ours(text: string, delimiter: string, cuts: number[]): string[][] | 'error' {
@@ -45,7 +34,7 @@ describe('CsvRecords', () => {
   it('splits as csv-parse does: 20,000 random texts of quotes, delimiters and line breaks, cut anywhere', () => {
     const alphabet = ['a', 'b', ',', ';', '"', '"', '\r', '\n', '\r\n', ' ', 'é'];
     for (let seed = 1; seed <= 20_000; seed++) {
-      const next = random(seed);
+      const next = mulberry32(seed);
       const length = Math.floor(next() * 24);
       let text = '';
       for (let i = 0; i < length; i++) text += alphabet[Math.floor(next() * alphabet.length)];

@@ -4,23 +4,13 @@
  * Not a test: run `node --import tsx packages/shared/src/analytics/bench-series.ts`
  * (add --cpu-prof to profile). Compare runs made back to back on one machine.
  */
+
+import { mulberry32 } from '../random.ts';
 import type { IndexLevel } from './fund-metrics.ts';
 import { type FundInput, fundAnalytics, type NavStatement, type TypedFlow } from './fund-series.ts';
 import { dayNumber } from './rate.ts';
 
 const isoDay = (day: number) => new Date(day * 86_400_000).toISOString().slice(0, 10);
-
-/** A deterministic pseudo-random generator (mulberry32), so every run measures the same fund. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 const START = dayNumber('2015-01-15');
 const AS_OF = '2024-12-31';
@@ -28,7 +18,7 @@ const SPAN = dayNumber(AS_OF) - START;
 
 /** A fund of `count` flows: calls over the first six years, distributions from the third, some fees, a few NAV statements. */
 export function benchFund(count: number, withIndex: boolean, seed = 1): FundInput {
-  const next = random(seed);
+  const next = mulberry32(seed);
   const flows: TypedFlow[] = [];
   for (let i = 0; i < count; i++) {
     const kind = next();

@@ -1,4 +1,5 @@
 import type { CashFlowType } from '@data-platform/shared/entities/fund-cash-flows';
+import { mulberry32 } from '@data-platform/shared/random';
 import { streamSeed } from '../random.ts';
 import type { SeedContext } from './context.ts';
 import { DAY, isoDate, YEAR } from './values.ts';
@@ -27,18 +28,6 @@ export interface FundHistory {
   quarters: QuarterState[];
 }
 
-/** A small deterministic stream per fund (mulberry32): a faker-backed Rng per fund would cost more than the history. */
-function stream(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 const thousands = (amount: number) => Math.max(0, Math.round(amount / 1000) * 1000);
 
 /**
@@ -50,7 +39,8 @@ const thousands = (amount: number) => Math.max(0, Math.round(amount / 1000) * 10
  * of what was called and paid out. Deterministic per seed and fund.
  */
 export function fundHistory(ctx: SeedContext, fund: number): FundHistory {
-  const next = stream(streamSeed(ctx.seed, `fund-history-${fund}`));
+  // A small deterministic stream per fund: a faker-backed Rng per fund would cost more than the history.
+  const next = mulberry32(streamSeed(ctx.seed, `fund-history-${fund}`));
   const normal = () => Math.sqrt(-2 * Math.log(1 - next())) * Math.cos(2 * Math.PI * next());
   const committed = ctx.fundCommitted[fund] as number;
   const vintage = ctx.fundVintage[fund] as number;
