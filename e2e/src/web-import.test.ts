@@ -1,5 +1,5 @@
 import { startTestServer, type TestServer } from '@data-platform/server/testing/test-server';
-import type { Browser, Locator } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './browser.ts';
 import { ARTIFACTS_DIR, newPage, noSeriousViolations, openSignedIn } from './web.ts';
@@ -37,12 +37,18 @@ describe('import from the list', () => {
     await dialog.getByTestId('import-done').waitFor();
   }
 
-  it('lists each bad row and imports nothing, then imports the mended file into the list', async () => {
+  /** A new page signed in on the companies list, its import wizard open. */
+  async function openWizard(): Promise<{ page: Page; dialog: Locator }> {
     const page = await newPage(browser);
     await openSignedIn(page, `${server.url}/companies`);
     await page.getByRole('button', { name: 'Import' }).click();
     const dialog = page.getByRole('dialog', { name: 'Import' });
     await dialog.waitFor();
+    return { page, dialog };
+  }
+
+  it('lists each bad row and imports nothing, then imports the mended file into the list', async () => {
+    const { page, dialog } = await openWizard();
 
     await importRows(dialog, ['Imported Alpha,Lyon,Seed', ',Lyon,Seed']);
     await page.screenshot({ path: `${ARTIFACTS_DIR}web-import-failed.png` });
@@ -75,11 +81,7 @@ describe('import from the list', () => {
   }, 180_000);
 
   it('takes back the rows written before a bad row met later in the file, and says so', async () => {
-    const page = await newPage(browser);
-    await openSignedIn(page, `${server.url}/companies`);
-    await page.getByRole('button', { name: 'Import' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Import' });
-    await dialog.waitFor();
+    const { page, dialog } = await openWizard();
     // Rows are checked as they are written: the first batch (100 rows) is written before row 251 is met.
     const rows = Array.from({ length: 300 }, (_, i) => (i === 249 ? ',Lyon,Seed' : `Late ${i + 1},Lyon,Seed`));
     await importRows(dialog, rows);
