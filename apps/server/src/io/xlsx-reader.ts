@@ -199,10 +199,17 @@ class PartReader {
     };
     parser.on('opentag', (tag: SaxesTagPlain) => {
       ended();
-      const attributes: Record<string, string> = {};
-      for (const [key, value] of Object.entries(tag.attributes)) attributes[local(key)] = value;
-      handlers.open?.(local(tag.name), attributes);
-      if (tag.isSelfClosing) handlers.close?.(local(tag.name));
+      // Most elements of a sheet (every cell) have no prefixed attribute: their own object is handed on as it is.
+      let attributes = tag.attributes as Record<string, string>;
+      for (const key in attributes) {
+        if (!key.includes(':')) continue;
+        attributes = {};
+        for (const [name, value] of Object.entries(tag.attributes)) attributes[local(name)] = value;
+        break;
+      }
+      const name = local(tag.name);
+      handlers.open?.(name, attributes);
+      if (tag.isSelfClosing) handlers.close?.(name);
     });
     parser.on('closetag', (tag: SaxesTagPlain) => {
       ended();
