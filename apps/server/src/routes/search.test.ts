@@ -123,6 +123,31 @@ describe('GET /api/v1/search', () => {
     expect(rows.sort(byTrigger)).toEqual(expected.sort(byTrigger));
   });
 
+  it('adds each new word of a statement once, and no stored word again, in a statement of a few rows and of 20,000', async () => {
+    const stored = word('zqstored').toLowerCase();
+    const fresh = word('zqfresh').toLowerCase();
+    const bulk = word('zqbulk').toLowerCase();
+    const counts = async (words: string[]) => {
+      const rows = await server.database.rows<{ word: string; n: number | string }>(
+        sql`select w as word, (select count(*) from search_words s where s.word = w) as n
+          from unnest(${`{${words.join(',')}}`}::text[]) w`,
+      );
+      return Object.fromEntries(rows.map((row) => [row.word, Number(row.n)]));
+    };
+    await make.company({ name: `${stored} One` });
+    // A few rows (each word looked up in the word index): the stored word stays once, the new one is added once.
+    await server.database.rows(
+      sql`insert into companies (name) values (${`${stored} ${fresh}`}), (${`${fresh} Two`}), (${`x ${fresh}`})`,
+    );
+    expect(await counts([stored, fresh])).toEqual({ [stored]: 1, [fresh]: 1 });
+    // 20,000 rows in one statement (the stored words hashed once): the same rule.
+    await server.database.rows(
+      sql`insert into companies (name) select ${`${stored} ${fresh} ${bulk}`} from generate_series(1, 20000)`,
+    );
+    expect(await counts([stored, fresh, bulk])).toEqual({ [stored]: 1, [fresh]: 1, [bulk]: 1 });
+    await server.database.rows(sql`delete from companies where name like ${`${stored} %`}`);
+  });
+
   it('finds a record by a custom text field, and says which value matched', async () => {
     const field = await admin.post<{ key: string }>('/api/v1/custom-data', {
       entity: 'companies',
