@@ -9,7 +9,9 @@ import { ARTIFACTS_DIR, newPage, noSeriousViolations, openSignedIn, picker } fro
  * 15) through the import wizard, as the file comes: no Index column (the
  * Index is given once, for every row, with the record picker), the level
  * under the index's own name ("MSCI WORLD"), dates as `Dec 31, 2004` and
- * levels as `3,421.567`; then the levels on the index's page.
+ * levels as `3,421.567`; then the levels on the index's page. And files
+ * whose dates or numbers could be read either way: the order of day and
+ * month, and the decimal mark, asked once or per column.
  */
 describe('provider index import', () => {
   let server: TestServer;
@@ -45,7 +47,7 @@ describe('provider index import', () => {
   /** Opens the wizard on Index levels, uploads `csv` as `name` and gives the index for every row: the map step. */
   async function uploadWithIndex(page: Page, name: string, csv: string): Promise<Locator> {
     await openSignedIn(page, `${server.url}/index-levels`);
-    await page.getByRole('button', { name: 'Import' }).click();
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Import' });
     await dialog.waitFor();
     await dialog.locator('input[type="file"]').setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(csv) });
@@ -60,7 +62,7 @@ describe('provider index import', () => {
   it('imports an MSCI-like export with the Index fixed to the index, and shows the levels on its page', async () => {
     const page = await newPage(browser);
     await openSignedIn(page, `${server.url}/index-levels`);
-    await page.getByRole('button', { name: 'Import' }).click();
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Import' });
     await dialog.waitFor();
 
@@ -174,6 +176,84 @@ describe('provider index import', () => {
       .poll(() => rows.nth(0).locator('td').allTextContents())
       .toEqual(['2005-02-01', '3421.567', indexName, '']);
     expect(await rows.nth(1).locator('td').allTextContents()).toEqual(['2005-04-03', '3338.41', indexName, '']);
+  }, 120_000);
+
+  it('asks the order and the mark per column when several columns need them, and stores each as chosen', async () => {
+    const page = await newPage(browser);
+    await openSignedIn(page, `${server.url}/funds`);
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Import' });
+    await dialog.waitFor();
+    // Two date columns and two amount columns, none of whose values tells how it is written.
+    const csv = [
+      'Name;Currency;First close date;Final close date;Target size;Hard cap',
+      'Per Column Fund A;EUR;01/02/2005;03/04/2006;3,421;1.234',
+      'Per Column Fund B;EUR;05/06/2005;07/08/2006;1,500;2.500',
+    ].join('\r\n');
+    await dialog
+      .locator('input[type="file"]')
+      .setInputFiles({ name: 'funds.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
+
+    // A choice per column, each preselected with the interface's (English: month first, a decimal point).
+    const order = dialog.getByTestId('import-date-order');
+    await order
+      .getByText('Every date in these columns could be read either way: say which comes first in each column.')
+      .waitFor();
+    const first = order.getByRole('radiogroup', { name: 'Column “First close date”' });
+    const final = order.getByRole('radiogroup', { name: 'Column “Final close date”' });
+    for (const group of [first, final]) {
+      expect(await group.getByRole('radio', { name: 'Month first (12/31/2004)' }).isChecked()).toBe(true);
+    }
+    await first.getByRole('radio', { name: 'Day first (31/12/2004)' }).check();
+    const mark = dialog.getByTestId('import-decimal-mark');
+    const target = mark.getByRole('radiogroup', { name: 'Column “Target size”' });
+    const cap = mark.getByRole('radiogroup', { name: 'Column “Hard cap”' });
+    expect(await cap.getByRole('radio', { name: 'Decimal point (1,234.5)' }).isChecked()).toBe(true);
+    await target.getByRole('radio', { name: 'Decimal comma (1.234,5)' }).check();
+    expect(await final.getByRole('radio', { name: 'Month first (12/31/2004)' }).isChecked()).toBe(true);
+    await order.scrollIntoViewIfNeeded();
+    await shot(page, '8-per-column');
+    await noSeriousViolations(page);
+
+    // The preview reads each column as chosen.
+    await dialog.getByRole('button', { name: 'Preview', exact: true }).click();
+    const preview = dialog.getByTestId('import-preview');
+    await preview.waitFor();
+    const headings = await preview.getByRole('columnheader').allTextContents();
+    const cells = async (row: number) => {
+      const texts = await preview.locator('tbody tr').nth(row).locator('th, td').allTextContents();
+      return ['First close date', 'Final close date', 'Target size', 'Hard cap'].map(
+        (heading) => texts[headings.indexOf(heading)],
+      );
+    };
+    await expect.poll(() => cells(0)).toEqual(['2005-02-01', '2006-03-04', '3.421', '1.234']);
+    expect(await cells(1)).toEqual(['2005-06-05', '2006-07-08', '1.5', '2.5']);
+
+    await dialog.getByRole('button', { name: 'Import', exact: true }).click();
+    const done = dialog.getByTestId('import-done');
+    await done.getByText('Import finished').waitFor();
+    expect(
+      await done.getByTestId('import-counts').getByRole('row', { name: 'Created' }).locator('td').textContent(),
+    ).toBe('2');
+    // Stored as chosen, column by column.
+    const stored = await server.fetch('/api/v1/funds?filter[name][contains]=Per Column Fund&sort=name');
+    const funds = (
+      (await stored.json()) as {
+        data: { firstCloseDate: string; finalCloseDate: string; targetSize: string; hardCap: string }[];
+      }
+    ).data;
+    expect(
+      funds.map((fund) => [
+        fund.firstCloseDate.slice(0, 10),
+        fund.finalCloseDate.slice(0, 10),
+        Number(fund.targetSize),
+        Number(fund.hardCap),
+      ]),
+    ).toEqual([
+      ['2005-02-01', '2006-03-04', 3.421, 1.234],
+      ['2005-06-05', '2006-07-08', 1.5, 2.5],
+    ]);
   }, 120_000);
 
   it('asks the decimal mark when every number could be read either way, suggested from the language', async () => {

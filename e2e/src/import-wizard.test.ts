@@ -41,7 +41,7 @@ describe('import wizard', () => {
   it('maps columns and picklist values, previews the problem row, imports skipping it, downloads it, exports, undoes', async () => {
     const page = await newPage(browser, { acceptDownloads: true });
     await openSignedIn(page, `${server.url}/companies`);
-    await page.getByRole('button', { name: 'Import' }).click();
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Import' });
     await dialog.waitFor();
 
@@ -203,7 +203,7 @@ describe('import wizard', () => {
     await dialog.waitFor({ state: 'detached' });
 
     // The wizard's first step lists the latest imports; Open follows one again.
-    await page.getByRole('button', { name: 'Import' }).click();
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
     const recent = dialog.getByTestId('recent-imports');
     await recent.waitFor();
     const latest = recent.locator('tbody tr').first();

@@ -58,7 +58,7 @@ describe('imports screen', () => {
     // The wizard imports a small file from the companies' list.
     await lists.getByRole('link', { name: 'Companies' }).click();
     await page.getByRole('heading', { level: 1, name: 'Companies' }).waitFor();
-    await page.getByRole('button', { name: 'Import' }).click();
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Import' });
     await dialog.locator('input[type="file"]').setInputFiles({
       name: 'screen-companies.csv',

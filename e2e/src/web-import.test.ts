@@ -41,7 +41,7 @@ describe('import from the list', () => {
   async function openWizard(): Promise<{ page: Page; dialog: Locator }> {
     const page = await newPage(browser);
     await openSignedIn(page, `${server.url}/companies`);
-    await page.getByRole('button', { name: 'Import' }).click();
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Import' });
     await dialog.waitFor();
     return { page, dialog };
@@ -66,7 +66,7 @@ describe('import from the list', () => {
     await dialog.getByRole('button', { name: 'Show the list' }).click();
     await dialog.waitFor({ state: 'detached' });
 
-    await page.getByRole('button', { name: 'Import' }).click();
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
     await dialog.waitFor();
     await importRows(dialog, ['Imported Alpha,Lyon,Seed', 'Imported Beta,Nantes,Growth']);
     await dialog.getByText('Import finished').waitFor();

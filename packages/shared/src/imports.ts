@@ -21,10 +21,24 @@ export const csvDialectSchema = z.object({
 });
 export type CsvDialect = z.infer<typeof csvDialectSchema>;
 
-/** Where a column's values go: a field, or one part of it (a money's `currency`). */
+/**
+ * Where a column's values go: a field, or one part of it (a money's
+ * `currency`); and, for this column only, how its values are read where
+ * they could be read either way (`dateOrder` of a date field's column,
+ * `decimalMark` of a number's), instead of the import's `dateOrder` and
+ * `decimalMark`.
+ */
 export const columnTargetSchema = z.strictObject({
   field: z.string().min(1).max(100),
   part: z.string().min(1).max(50).optional(),
+  dateOrder: z
+    .enum(dateOrders)
+    .optional()
+    .describe("This column's day/month order where its dates could all be read either way; the import's by default"),
+  decimalMark: z
+    .enum(decimalMarks)
+    .optional()
+    .describe("This column's decimal mark where its numbers could all be read either way; the import's by default"),
 });
 export type ColumnTarget = z.infer<typeof columnTargetSchema>;
 
@@ -98,15 +112,17 @@ export const importSettingsSchema = z.strictObject({
   /**
    * How dates written with numbers and the year last order day and month
    * (`dmy` 31/12/2004, `mdy` 12/31/2004) in columns where every such date
-   * could be read either way; a column with a date over 12 in either place
-   * keeps its own order. Suggested from Accept-Language when absent.
+   * could be read either way, unless the column's mapping gives its own; a
+   * column with a date over 12 in either place keeps its own order.
+   * Suggested from Accept-Language when absent.
    */
   dateOrder: z.enum(dateOrders).optional(),
   /**
    * The decimal mark of columns whose numbers all have one mark that could be
-   * either (`3,421`, `1.234`: a decimal or a thousands separator); a column
-   * with a number that tells (`1,5`, `1,234.5`) keeps its own. Suggested from
-   * Accept-Language when absent (`fr`: a comma).
+   * either (`3,421`, `1.234`: a decimal or a thousands separator), unless
+   * the column's mapping gives its own; a column with a number that tells
+   * (`1,5`, `1,234.5`) keeps its own. Suggested from Accept-Language when
+   * absent (`fr`: a comma).
    */
   decimalMark: z.enum(decimalMarks).optional(),
   duplicates: duplicateRuleSchema.optional(),
@@ -120,6 +136,16 @@ export const startImportSchema = importSettingsSchema.extend({
 });
 export type StartImport = z.infer<typeof startImportSchema>;
 
+/**
+ * `POST /api/v1/imports/file`'s `settings` part: a job's settings without an
+ * upload (the file is the request's next part); without `mapping`, the one
+ * the preview suggests, with the picklist values it suggests.
+ */
+export const fileImportSettingsSchema = startImportSchema
+  .omit({ uploadId: true })
+  .extend({ mapping: importSettingsSchema.shape.mapping });
+export type FileImportSettings = z.infer<typeof fileImportSettingsSchema>;
+
 /** How a column's target was suggested. */
 export const suggestionSources = ['remembered', 'label', 'name', 'synonym'] as const;
 
@@ -127,11 +153,12 @@ export const suggestionSources = ['remembered', 'label', 'name', 'synonym'] as c
  * How a column of dates or numbers is read, decided from all its values
  * (never cell by cell): the day/month order of dates written with numbers
  * and the year last, and where it comes from (`values`: a date has a part
- * over 12; `choice`: every one could be read either way, so the import's
- * `dateOrder` is used; `mixed`: the values say both, and each such date is a
- * problem); the decimal mark of numbers (`values`; `choice`: every mark
- * could be either, so the import's `decimalMark` is used; `default`: a point,
- * as no number has a mark; `mixed`).
+ * over 12; `choice`: every one could be read either way, so the column's
+ * own `dateOrder` is used, else the import's; `mixed`: the values say both,
+ * and each such date is a problem); the decimal mark of numbers (`values`;
+ * `choice`: every mark could be either, so the column's `decimalMark` is
+ * used, else the import's; `default`: a point, as no number has a mark;
+ * `mixed`).
  */
 export const columnFormatSchema = z.object({
   dateOrder: z.enum(dateOrders).nullable(),
@@ -212,17 +239,32 @@ export const importPreviewSchema = z.object({
   picklists: z.array(previewPicklistSchema),
   /** Keys a duplicate can be matched on: the entity's dedup keys, and `id` when a column is mapped to it. */
   duplicateKeys: z.array(z.string()),
-  /** The order read where a column's (or a fixed value's) dates could be either way: the caller's, or suggested from Accept-Language. */
+  /** The order read where a column's (or a fixed value's) dates could be either way and the column has none of its own: the caller's, or suggested from Accept-Language. */
   dateOrder: z.enum(dateOrders),
   /** Whether any column or fixed value needs that order (every date in it could be read either way): the caller should confirm it. */
   dateOrderNeeded: z.boolean(),
-  /** The decimal mark read where a column's numbers could be read either way: the caller's, or suggested from Accept-Language. */
+  /** The decimal mark read where a column's numbers could be read either way and the column has none of its own: the caller's, or suggested from Accept-Language. */
   decimalMark: z.enum(decimalMarks),
   /** Whether any column or fixed value needs that mark: the caller should confirm it. */
   decimalMarkNeeded: z.boolean(),
   rows: z.array(previewRowSchema),
 });
 export type ImportPreview = z.infer<typeof importPreviewSchema>;
+
+/**
+ * A value mapping with every value not decided yet taking the option a
+ * preview suggested for it, when it suggested one: what the wizard imports
+ * when its user accepts every suggestion. Values nobody decided and the
+ * preview could not match stay out (a problem of their rows).
+ */
+export function withSuggestions(decided: ValueMapping, picklists: ImportPreview['picklists']): ValueMapping {
+  const next: ValueMapping = { ...decided };
+  for (const { field, values } of picklists) {
+    const suggested = values.flatMap(({ value, option }) => (option === null ? [] : [[value, option] as const]));
+    next[field] = { ...Object.fromEntries(suggested), ...decided[field] };
+  }
+  return next;
+}
 
 export const importStatuses = [
   'uploaded',

@@ -154,23 +154,24 @@ function issuesToFields(issues: ReadonlyArray<ValidationIssue>) {
 
 /**
  * Checks a body against a schema known only at request time (a record type
- * with custom fields); answers 400 with per-field messages like the route
- * schemas do.
+ * with custom fields), or a part of a multipart request (`within`: its name,
+ * which then starts each field's key, `settings.mode`); answers 400 with
+ * per-field messages like the route schemas do.
  */
-export function validateBody<T>(schema: z.ZodType<T>, body: unknown): T {
+export function validateBody<T>(schema: z.ZodType<T>, body: unknown, within?: string): T {
   const parsed = schema.safeParse(body);
   if (parsed.success) return parsed.data;
   const { fields, coded } = issuesToFields(
     parsed.error.issues.map(({ code, path, message, ...details }) => ({
       keyword: code,
-      instancePath: `/${path.map(String).join('/')}`,
+      instancePath: `/${[...(within ? [within] : []), ...path.map(String)].join('/')}`,
       message,
       params: details as ValidationIssue['params'],
     })),
   );
   const refused: DomainError & { issues?: Record<string, FieldIssue> } = invalid(
     fields,
-    `The request body is not valid: ${Object.entries(fields)[0]?.join(': ') ?? ''}`,
+    `The ${within ? `${within} part` : 'request body'} is not valid: ${Object.entries(fields)[0]?.join(': ') ?? ''}`,
   );
   refused.issues = coded;
   throw refused;

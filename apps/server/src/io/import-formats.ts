@@ -21,7 +21,7 @@ import type { TableRow } from './table.ts';
  */
 
 /** What a target's cells hold that a column decides: its field type's `importReads`, for its main part only. */
-function readsOf(target: ImportTarget): CellReading | undefined {
+export function readsOf(target: ImportTarget): CellReading | undefined {
   const module = fieldTypeModule(target.field.type);
   if (target.part !== undefined && target.part !== module.parts?.main) return undefined;
   return module.importReads;
@@ -64,23 +64,30 @@ function firstLanguage(acceptLanguage: string | undefined): string | undefined {
 
 /** What a file's rows say of how each column of dates or numbers writes them, gathered a row at a time. */
 export class ColumnFormatScan {
-  private readonly evidence = new Map<number, FormatEvidence>();
+  private readonly evidence = new Map<number, { evidence: FormatEvidence; own: Partial<Readings> }>();
 
-  constructor(columns: readonly { index: number; target: ImportTarget }[]) {
-    for (const { index, target } of columns) {
+  /** `own`: a column's own readings, which take the place of the import's for it. */
+  constructor(columns: readonly { index: number; target: ImportTarget; own?: Partial<Readings> }[]) {
+    for (const { index, target, own = {} } of columns) {
       const reads = readsOf(target);
-      if (reads) this.evidence.set(index, new FormatEvidence(reads));
+      if (reads) this.evidence.set(index, { evidence: new FormatEvidence(reads), own });
     }
   }
 
   note(row: TableRow): void {
-    for (const [index, evidence] of this.evidence) evidence.note(row.cells[index]);
+    for (const [index, { evidence }] of this.evidence) evidence.note(row.cells[index]);
   }
 
-  /** Each such column's format by position; the readings where its values could all be read either way. */
+  /**
+   * Each such column's format by position; where its values could all be
+   * read either way, its own readings, else these (the import's).
+   */
   decide(readings: Readings): Map<number, ColumnFormat> {
     return new Map(
-      [...this.evidence].map(([index, evidence]) => [index, evidence.decide(readings.dateOrder, readings.decimalMark)]),
+      [...this.evidence].map(([index, { evidence, own }]) => [
+        index,
+        evidence.decide(own.dateOrder ?? readings.dateOrder, own.decimalMark ?? readings.decimalMark),
+      ]),
     );
   }
 }

@@ -317,10 +317,18 @@ export async function removeStrayUploads(database: Database, dataDir: string): P
  * never points at a removed file. Any process may do it; each removes the
  * files of the rows it deleted. Answers the ids removed.
  */
-export async function forgetOldUploads(database: Database, dataDir: string): Promise<number[]> {
+export function forgetOldUploads(database: Database, dataDir: string): Promise<number[]> {
+  return forgetUploads(database, dataDir, sql`created_at < now() - make_interval(hours => ${IMPORT_UPLOAD_HOURS})`);
+}
+
+/** Removes an upload no import was started from (one refused as its import was asked for), row first, then file. */
+export async function forgetUpload(database: Database, dataDir: string, id: number): Promise<void> {
+  await forgetUploads(database, dataDir, sql`id = ${id}`);
+}
+
+async function forgetUploads(database: Database, dataDir: string, which: SQL): Promise<number[]> {
   const removed = await database.rows<{ id: number | string }>(
-    sql`delete from imports where status = 'uploaded'
-      and created_at < now() - make_interval(hours => ${IMPORT_UPLOAD_HOURS}) returning id`,
+    sql`delete from imports where status = 'uploaded' and ${which} returning id`,
   );
   const ids = removed.map((row) => Number(row.id));
   for (const id of ids) await rm(uploadPath(dataDir, id), { force: true });

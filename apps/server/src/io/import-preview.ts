@@ -30,7 +30,8 @@ export interface PreviewedUpload {
 
 /**
  * The mapping the user confirmed at their last import of the entity, by
- * normalized heading: a column they skipped is remembered as skipped.
+ * normalized heading: a column they skipped is remembered as skipped. Only
+ * where each went: how its values were read was that file's.
  */
 export async function rememberedMapping(
   database: Database,
@@ -46,7 +47,10 @@ export async function rememberedMapping(
   );
   last?.headings.forEach((heading, i) => {
     const key = normalized(heading);
-    if (key && !remembered.has(key)) remembered.set(key, last.settings.mapping[i] ?? null);
+    const target = last.settings.mapping[i];
+    if (key && !remembered.has(key)) {
+      remembered.set(key, target ? { field: target.field, ...(target.part ? { part: target.part } : {}) } : null);
+    }
   });
   return remembered;
 }

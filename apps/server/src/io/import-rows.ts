@@ -20,8 +20,8 @@ import { column, pgArrayLiteral } from '../crud/sql-fragments.ts';
 import type { Database } from '../db/client.ts';
 import { columnName } from '../db/columns.ts';
 import { invalid } from '../domain/errors.ts';
-import type { Readings } from './import-formats.ts';
-import { findTarget, type ImportTarget } from './import-mapping.ts';
+import { type Readings, readsOf } from './import-formats.ts';
+import { findTarget, type ImportTarget, importableFields } from './import-mapping.ts';
 import { type Cell, type TableRow, yieldToOthers } from './table.ts';
 
 /**
@@ -33,10 +33,15 @@ import { type Cell, type TableRow, yieldToOthers } from './table.ts';
  * checked against the create or update schema. Nothing is written here.
  */
 
-/** A mapped column: its position in the file, its target, and how its dates or numbers are written (once decided). */
+/**
+ * A mapped column: its position in the file, its target, its own readings
+ * where its values could be read either way (the mapping's, instead of the
+ * import's), and how its dates or numbers are written (once decided).
+ */
 export interface PlannedColumn {
   index: number;
   target: ImportTarget;
+  own: Partial<Readings>;
   format: ColumnFormat | null;
 }
 
@@ -58,9 +63,9 @@ export interface RowPlan {
   fixed: PlannedFixed[];
   values: ValueMapping;
   duplicates?: ImportSettings['duplicates'];
-  /** The day/month order of dates that could be read either way (the caller's, or suggested from their language). */
+  /** The day/month order of dates that could be read either way, where a column has none of its own (the caller's, or suggested from their language). */
   dateOrder: DateOrder;
-  /** The decimal mark of numbers that could be read either way (the caller's, or their language's). */
+  /** The decimal mark of numbers that could be read either way, where a column has none of its own (the caller's, or their language's). */
   decimalMark: DecimalMark;
 }
 
@@ -100,8 +105,10 @@ export interface PreparedRow {
  * record id, or a field a column maps to), the duplicate key checked (an
  * entity's dedup key, or `id` when a column is mapped to it), and 403 when
  * a column or a fixed value sets a reference to records the importer may
- * not read (before any name is looked up). Formats are decided afterwards,
- * from the file's rows (import-formats.ts).
+ * not read (before any name is looked up), a column's own day/month order
+ * or decimal mark refused when its field holds no dates or numbers (400
+ * naming `mapping.<column>.dateOrder`). Formats are decided afterwards, from
+ * the file's rows (import-formats.ts).
  */
 export function planRows(
   entity: EntityDescription,
@@ -128,7 +135,18 @@ export function planRows(
       return;
     }
     seen.set(key, index);
-    columns.push({ index, target, format: null });
+    const reads = readsOf(target);
+    if (wanted.dateOrder && reads !== 'date') {
+      errors[`mapping.${index}.dateOrder`] = `${target.field.label} holds no dates`;
+    }
+    if (wanted.decimalMark && reads !== 'number') {
+      errors[`mapping.${index}.decimalMark`] = `${target.field.label} holds no numbers`;
+    }
+    const own = {
+      ...(wanted.dateOrder ? { dateOrder: wanted.dateOrder } : {}),
+      ...(wanted.decimalMark ? { decimalMark: wanted.decimalMark } : {}),
+    };
+    columns.push({ index, target, own, format: null });
   });
   if (columns.length === 0 && Object.keys(errors).length === 0) {
     errors.mapping = 'Map at least one column to a field';
@@ -176,6 +194,24 @@ export function planRows(
     },
   );
   return plan;
+}
+
+/**
+ * Refuses (400 naming `mapping`) the plan of a job whose rows would all miss a
+ * required field: one no column maps to and no value for every row gives.
+ * Rows that update duplicates need only what they change, so a job that
+ * updates is left to say it row by row, as a preview always does.
+ */
+export function assertRequiredGiven(plan: RowPlan): void {
+  if (plan.duplicates?.action === 'update') return;
+  const given = new Set(plannedTargets(plan).map((target) => target.name));
+  const missing = importableFields(plan.entity).filter(([name, field]) => field.required && !given.has(name));
+  if (missing.length === 0) return;
+  const named = missing.map(([name, field]) => `${field.label} (${name})`).join(', ');
+  throw invalid(
+    { mapping: `Map a column to ${named}, or give ${missing.length > 1 ? 'each' : 'it'} a value for every row` },
+    `Every row would miss a required field: ${named}`,
+  );
 }
 
 /** The fields a duplicate key is computed from: itself, or those its generated SQL names (a domain from the website). */

@@ -210,6 +210,8 @@ describe('the contract', () => {
       additionalProperties?: Schema;
       maxLength?: number;
       enum?: string[];
+      items?: Schema;
+      anyOf?: Schema[];
     };
     const document = (await (await fetch(`${server.url}/api/openapi.json`)).json()) as {
       paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: Schema }> } }>>;
@@ -218,6 +220,10 @@ describe('the contract', () => {
       const body = document.paths[path]?.post?.requestBody?.content['application/json']?.schema;
       expect(body?.properties?.fixed?.additionalProperties?.maxLength, path).toBe(1000);
       expect(body?.properties?.dateOrder?.enum, path).toEqual(['dmy', 'mdy']);
+      // A column's own order and mark, on its target in the mapping.
+      const target = body?.properties?.mapping?.items?.anyOf?.find((item) => item.properties);
+      expect(target?.properties?.dateOrder?.enum, path).toEqual(['dmy', 'mdy']);
+      expect(target?.properties?.decimalMark?.enum, path).toEqual(['.', ',']);
     }
   });
 });
@@ -404,6 +410,138 @@ describe('numbers as files write them', () => {
     expect(levels[2]).toMatch(/Level must be/);
   });
 });
+
+describe('a reading per column', () => {
+  /** Funds whose two date columns and two number columns could each be read either way. */
+  const fundsFile = (prefix: string) =>
+    [
+      'Name,Currency,First close,Final close,Target size,Hard cap',
+      `${prefix} A,USD,01/02/2005,03/04/2006,"3,421","1.234"`,
+      `${prefix} B,USD,05/06/2005,07/08/2006,"1,500","2.500"`,
+    ].join('\r\n');
+  const fundsMapping = (first: object = {}, target: object = {}) => [
+    { field: 'name' },
+    { field: 'currency' },
+    { field: 'firstCloseDate', ...first },
+    { field: 'finalCloseDate' },
+    { field: 'targetSize', ...target },
+    { field: 'hardCap' },
+  ];
+  type Fund = { name: string; firstCloseDate: string; finalCloseDate: string; targetSize: string; hardCap: string };
+  async function fundsNamed(prefix: string): Promise<Fund[]> {
+    const answer = await server.fetch(`/api/v1/funds?filter[name][contains]=${encodeURIComponent(prefix)}&sort=name`);
+    return ((await answer.json()) as { data: Fund[] }).data;
+  }
+
+  it("reads a column with its own order and mark, the others with the import's, and the job keeps both", async () => {
+    const prefix = unique('Per Column Fund');
+    const uploaded = await upload('funds', 'funds.csv', fundsFile(prefix), 'en');
+    const settings = {
+      entity: 'funds',
+      uploadId: uploaded.body.uploadId,
+      mapping: fundsMapping({ dateOrder: 'dmy' }, { decimalMark: ',' }),
+    };
+    // Whatever the language suggests (en: month first, a point), the column's own choice is its.
+    const previewed = await preview(settings, 'en');
+    expect(previewed.status).toBe(200);
+    expect(previewed.body).toMatchObject({
+      dateOrder: 'mdy',
+      dateOrderNeeded: true,
+      decimalMark: '.',
+      decimalMarkNeeded: true,
+    });
+    expect(previewed.body.columns.slice(2).map((c) => c.format)).toEqual([
+      { dateOrder: 'dmy', dateOrderFrom: 'choice', decimalMark: null, decimalMarkFrom: null },
+      { dateOrder: 'mdy', dateOrderFrom: 'choice', decimalMark: null, decimalMarkFrom: null },
+      { dateOrder: null, dateOrderFrom: null, decimalMark: ',', decimalMarkFrom: 'choice' },
+      { dateOrder: null, dateOrderFrom: null, decimalMark: '.', decimalMarkFrom: 'choice' },
+    ]);
+    // The mapping as sent, each column's own reading with it.
+    expect(previewed.body.columns[2]?.target).toEqual({ field: 'firstCloseDate', dateOrder: 'dmy' });
+    expect(
+      previewed.body.rows.map(({ values: v }) => [v.firstCloseDate, v.finalCloseDate, v.targetSize, v.hardCap]),
+    ).toEqual([
+      ['2005-02-01', '2006-03-04', 3.421, 1.234],
+      ['2005-06-05', '2006-07-08', 1.5, 2.5],
+    ]);
+
+    // The import's own order and mark changed: the columns with their own keep theirs.
+    const turned = await preview({ ...settings, dateOrder: 'dmy', decimalMark: ',' }, 'en');
+    expect(turned.body.rows[0]?.values).toMatchObject({
+      firstCloseDate: '2005-02-01',
+      finalCloseDate: '2006-04-03',
+      targetSize: 3.421,
+      hardCap: 1234,
+    });
+    const otherWay = await preview({ ...settings, mapping: fundsMapping({ dateOrder: 'mdy' }) }, 'fr');
+    expect(otherWay.body.rows[0]?.values).toMatchObject({ firstCloseDate: '2005-01-02', finalCloseDate: '2006-04-03' });
+
+    // A job started without the import's order and mark keeps the language's, and each column's own.
+    const started = await startImport(server, settings);
+    expect(started.status).toBe(202);
+    expect(await waitForImport(server, started.body.id)).toMatchObject({ status: 'succeeded', created: 2 });
+    const stored = await fundsNamed(prefix);
+    expect(stored.map((f) => [f.firstCloseDate.slice(0, 10), f.finalCloseDate.slice(0, 10)])).toEqual([
+      ['2005-02-01', '2006-03-04'],
+      ['2005-06-05', '2006-07-08'],
+    ]);
+    expect(stored.map((f) => [Number(f.targetSize), Number(f.hardCap)])).toEqual([
+      [3.421, 1.234],
+      [1.5, 2.5],
+    ]);
+
+    // The next file with the same headings is mapped as this one was, but its values are its own to read.
+    const again = await upload('funds', 'funds.csv', fundsFile(unique('Next Fund')), 'en');
+    expect(again.body.columns.map((c) => [c.target, c.suggestedBy])).toEqual(
+      fundsMapping().map((target) => [target, 'remembered']),
+    );
+    expect(again.body.columns[2]?.format).toMatchObject({ dateOrder: 'mdy', dateOrderFrom: 'choice' });
+  });
+
+  it("keeps what a column's values say over its own choice", async () => {
+    const { format, dates } = await datesOfColumn(['13/01/2005', '01/02/2005'], { dateOrder: 'mdy' });
+    expect(format).toMatchObject({ dateOrder: 'dmy', dateOrderFrom: 'values' });
+    expect(dates).toEqual(['2005-01-13', '2005-02-01']);
+  });
+
+  it('refuses an order for a column of no dates and a mark for a column of no numbers, and an unknown one', async () => {
+    const uploaded = await upload('funds', 'funds.csv', fundsFile(unique('Refused Fund')));
+    const base = { entity: 'funds', uploadId: uploaded.body.uploadId };
+    const mapping = [
+      { field: 'name', dateOrder: 'dmy' },
+      ...fundsMapping({ decimalMark: ',' }, { dateOrder: 'dmy' }).slice(1),
+    ];
+    const refused = await preview({ ...base, mapping });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error?.fields).toEqual({
+      'mapping.0.dateOrder': 'Name holds no dates',
+      'mapping.2.decimalMark': 'First close date holds no numbers',
+      'mapping.4.dateOrder': 'Target size holds no dates',
+    });
+    expect((await startImport(server, { ...base, mapping })).status).toBe(400);
+    const unknown = await preview({ ...base, mapping: fundsMapping({ dateOrder: 'ymd' }) });
+    expect(unknown.status).toBe(400);
+    expect(Object.keys(unknown.body.error?.fields ?? {})).toEqual(['mapping.2.dateOrder']);
+  });
+});
+
+/** The Date column of an index-level file of these texts, previewed with the column's own readings. */
+async function datesOfColumn(texts: string[], own: Record<string, unknown>) {
+  const index = await newIndex();
+  const csv = ['Date,Level', ...texts.map((text) => `"${text}",100`)].join('\n');
+  const uploaded = await upload('indexLevels', 'dates.csv', csv);
+  const previewed = await preview({
+    entity: 'indexLevels',
+    uploadId: uploaded.body.uploadId,
+    mapping: [{ field: 'date', ...own }, { field: 'level' }],
+    fixed: { indexId: index.name },
+  });
+  expect(previewed.status).toBe(200);
+  return {
+    dates: previewed.body.rows.map((r) => r.problems.date ?? r.values.date),
+    format: previewed.body.columns[0]?.format,
+  };
+}
 
 describe('workbooks', () => {
   it('keeps date and number cells as they are and reads text cells as CSV cells are', async () => {

@@ -9,6 +9,9 @@ import type { EntityDescription } from '@data-platform/shared/entities/entity';
 import { entityList, findEntity } from '@data-platform/shared/entities/registry';
 import {
   activeImportStatuses,
+  type DuplicateRule,
+  type FileImportSettings,
+  fileImportSettingsSchema,
   IMPORT_UPLOAD_HOURS,
   type ImportJob,
   type ImportJobPage,
@@ -16,9 +19,12 @@ import {
   importJobSchema,
   importPreviewSchema,
   importSettingsSchema,
+  type StartImport,
   startImportSchema,
+  withSuggestions,
 } from '@data-platform/shared/imports';
 import { allPermissions } from '@data-platform/shared/permissions';
+import type { Multipart, MultipartFile } from '@fastify/multipart';
 import { stringify } from 'csv-stringify/sync';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
@@ -28,14 +34,14 @@ import { type Actor, missingPermissions } from '../auth/actor.ts';
 import type { Config } from '../config.ts';
 import { currentDescription } from '../crud/custom-fields.ts';
 import type { Database } from '../db/client.ts';
-import { conflict, forbidden, invalid, notFound, tooLarge, unsupportedType } from '../domain/errors.ts';
-import { errorBodySchema } from '../http/errors.ts';
+import { conflict, DomainError, forbidden, invalid, notFound, tooLarge, unsupportedType } from '../domain/errors.ts';
+import { errorBodySchema, validateBody } from '../http/errors.ts';
 import { idParamsSchema } from '../http/record-params.ts';
 import { csvSafe } from '../io/export.ts';
-import { suggestedReadings } from '../io/import-formats.ts';
-import { ImportRunner, jobOf, listJobs, readJob } from '../io/import-jobs.ts';
+import { type Readings, suggestedReadings } from '../io/import-formats.ts';
+import { forgetUpload, ImportRunner, jobOf, listJobs, readJob } from '../io/import-jobs.ts';
 import { previewImport } from '../io/import-preview.ts';
-import { planRows } from '../io/import-rows.ts';
+import { assertRequiredGiven, type PlanSettings, planRows } from '../io/import-rows.ts';
 import {
   headingText,
   inspectSource,
@@ -104,6 +110,67 @@ export async function findUpload(database: Database, config: Config, actor: Acto
   return { id: Number(row.id), entity: row.entity, fileName: row.file_name, path: file, source };
 }
 
+/**
+ * Keeps a file to import for its owner: read as it arrives and refused the
+ * moment it passes MAX_UPLOAD_BYTES (413), told CSV or XLSX from its bytes
+ * (400 otherwise), then stored under its row of `imports`, status
+ * `uploaded`. A refused file leaves nothing.
+ */
+async function keepUpload(
+  database: Database,
+  config: Config,
+  actor: Actor,
+  entity: EntityDescription,
+  part: MultipartFile,
+  ip: string,
+): Promise<StoredUpload> {
+  const fileName = String(part.filename ?? '').slice(0, 255);
+  const uploadsDir = path.join(config.dataDir, 'imports');
+  await mkdir(uploadsDir, { recursive: true });
+  const tmp = path.join(uploadsDir, `tmp-${randomUUID()}`);
+  let size = 0;
+  try {
+    await pipeline(
+      part.file,
+      async function* (chunks: AsyncIterable<Buffer>) {
+        for await (const chunk of chunks) {
+          size += chunk.length;
+          yield chunk;
+        }
+      },
+      createWriteStream(tmp, { flags: 'wx' }),
+    );
+    if (part.file.truncated) {
+      throw tooLarge(`The file is larger than ${config.maxUploadBytes} bytes`, { file: 'Too large' });
+    }
+    const source = await inspectSource(tmp, fileName).catch((error: unknown) => {
+      throw refusal(error);
+    });
+    const [row] = await database.rows<{ id: number | string }>(
+      sql`insert into imports (user_id, entity, file_name, file_kind, file_size, dialect, ip)
+        values (${actor.userId}, ${entity.name}, ${fileName}, ${source.kind}, ${size},
+          ${source.dialect ? JSON.stringify(source.dialect) : null}::jsonb, ${ip})
+        returning id`,
+    );
+    const id = Number(row?.id);
+    const file = uploadPath(config.dataDir, id);
+    await rename(tmp, file).catch(async (error: unknown) => {
+      await forgetUpload(database, config.dataDir, id);
+      throw error;
+    });
+    return { id, entity: entity.name, fileName, path: file, source };
+  } finally {
+    await rm(tmp, { force: true });
+  }
+}
+
+/** The sheet the settings name, when the file has it (400 naming `sheet`). */
+function assertSheet(source: SourceFile, sheet: string | undefined): void {
+  if (sheet !== undefined && !source.sheets.includes(sheet)) {
+    throw invalid({ sheet: `Expected one of ${source.sheets.join(', ') || 'no sheet (a CSV has none)'}` });
+  }
+}
+
 const uploadQuerySchema = z.strictObject({ entity: z.string().min(1).max(100) });
 
 /**
@@ -115,7 +182,6 @@ const uploadQuerySchema = z.strictObject({ entity: z.string().min(1).max(100) })
  */
 export function registerImportPreviewRoutes(app: FastifyInstance, database: Database, config: Config): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const uploadsDir = path.join(config.dataDir, 'imports');
 
   api.post('/api/v1/imports/uploads', {
     config: anyImportRight,
@@ -138,51 +204,19 @@ export function registerImportPreviewRoutes(app: FastifyInstance, database: Data
       if (!request.isMultipart()) throw unsupportedType('Send the file as multipart/form-data', { file: 'Required' });
       const part = await request.file();
       if (part?.fieldname !== 'file') throw invalid({ file: 'Required' }, 'Send one part named file');
-      const fileName = String(part.filename ?? '').slice(0, 255);
-      await mkdir(uploadsDir, { recursive: true });
-      const tmp = path.join(uploadsDir, `tmp-${randomUUID()}`);
-      let size = 0;
-      try {
-        await pipeline(
-          part.file,
-          async function* (chunks: AsyncIterable<Buffer>) {
-            for await (const chunk of chunks) {
-              size += chunk.length;
-              yield chunk;
-            }
-          },
-          createWriteStream(tmp, { flags: 'wx' }),
-        );
-        if (part.file.truncated) {
-          throw tooLarge(`The file is larger than ${config.maxUploadBytes} bytes`, { file: 'Too large' });
-        }
-        const source = await inspectSource(tmp, fileName).catch((error: unknown) => {
-          throw refusal(error);
-        });
-        const [row] = await database.rows<{ id: number | string }>(
-          sql`insert into imports (user_id, entity, file_name, file_kind, file_size, dialect, ip)
-            values (${request.actor.userId}, ${entity.name}, ${fileName}, ${source.kind}, ${size},
-              ${source.dialect ? JSON.stringify(source.dialect) : null}::jsonb, ${request.ip})
-            returning id`,
-        );
-        const id = Number(row?.id);
-        const file = uploadPath(config.dataDir, id);
-        await rename(tmp, file);
-        const described = await currentDescription(database, entity);
-        const preview = await previewImport(
-          database,
-          described,
-          request.actor,
-          { id, fileName, path: file, source },
-          { entity: entity.name, uploadId: id },
-          suggestedReadings(request.headers['accept-language']),
-        ).catch((error: unknown) => {
-          throw refusal(error);
-        });
-        return reply.code(201).send(preview);
-      } finally {
-        await rm(tmp, { force: true });
-      }
+      const upload = await keepUpload(database, config, request.actor, entity, part, request.ip);
+      const described = await currentDescription(database, entity);
+      const preview = await previewImport(
+        database,
+        described,
+        request.actor,
+        upload,
+        { entity: entity.name, uploadId: upload.id },
+        suggestedReadings(request.headers['accept-language']),
+      ).catch((error: unknown) => {
+        throw refusal(error);
+      });
+      return reply.code(201).send(preview);
     },
   });
 
@@ -200,9 +234,7 @@ export function registerImportPreviewRoutes(app: FastifyInstance, database: Data
       const entity = importableEntity(request.body.entity, request.actor);
       const upload = await findUpload(database, config, request.actor, request.body.uploadId);
       if (upload.entity !== entity.name) throw invalid({ entity: `This file was uploaded to import ${upload.entity}` });
-      if (request.body.sheet !== undefined && !upload.source.sheets.includes(request.body.sheet)) {
-        throw invalid({ sheet: `Expected one of ${upload.source.sheets.join(', ') || 'no sheet (a CSV has none)'}` });
-      }
+      assertSheet(upload.source, request.body.sheet);
       const described = await currentDescription(database, entity);
       const readings = suggestedReadings(request.headers['accept-language'], request.body);
       return previewImport(database, described, request.actor, upload, request.body, readings).catch(
@@ -226,6 +258,112 @@ async function headingsOf(upload: StoredUpload, sheet?: string, headerRow?: numb
     await rows.return(undefined);
   }
   return headings;
+}
+
+/** The entity a job imports into, when the actor holds its create and import rights, and its update right to update duplicates (403). */
+function jobEntity(settings: { entity: string; duplicates?: DuplicateRule }, actor: Actor): EntityDescription {
+  const entity = importableEntity(settings.entity, actor);
+  if (settings.duplicates?.action === 'update') {
+    const missing = missingPermissions(actor, requiredPermissions(entity, 'update'));
+    if (missing.length > 0) throw forbidden(missing);
+  }
+  return entity;
+}
+
+/**
+ * A job's settings as it keeps them, the day/month order and the decimal mark
+ * included (the caller's, or those Accept-Language suggests), so that it reads
+ * the file as the preview did whoever resumes it; checked as the job will plan
+ * its rows, and refused when every row it creates would miss a required field.
+ */
+function jobSettings<T extends PlanSettings & Partial<Readings>>(
+  entity: EntityDescription,
+  actor: Actor,
+  settings: T,
+  acceptLanguage: string | undefined,
+): T & Readings {
+  const readings = suggestedReadings(acceptLanguage, settings);
+  const kept = { ...settings, ...readings };
+  assertRequiredGiven(planRows(entity, actor, kept, readings));
+  return kept;
+}
+
+/** A check of a one-call import's settings part: a field it finds wrong is named within the part (`settings.sheet`). */
+function inSettings<T>(check: () => T): T {
+  try {
+    return check();
+  } catch (error) {
+    if (!(error instanceof DomainError) || error.kind !== 'invalid' || !error.fields) throw error;
+    const fields = Object.entries(error.fields).map(([key, message]) => [`settings.${key}`, message]);
+    throw new DomainError(error.kind, error.code, error.message, Object.fromEntries(fields));
+  }
+}
+
+/**
+ * The settings of a one-call import: the request's first part, named
+ * `settings`, JSON text of at most `maxBytes` (413 above); checked before the
+ * file that follows is read (400 naming `settings.<field>`).
+ */
+function settingsPart(part: Multipart | undefined, maxBytes: number): FileImportSettings {
+  if (part?.type !== 'field' || part.fieldname !== 'settings') {
+    if (part?.type === 'file') part.file.resume();
+    throw invalid(
+      { settings: 'Required' },
+      'Send the settings first, as a text part named settings holding JSON, then the file as a part named file',
+    );
+  }
+  if (part.valueTruncated) throw tooLarge(`The settings are larger than ${maxBytes} bytes`, { settings: 'Too large' });
+  let json = part.value;
+  if (typeof json === 'string') {
+    try {
+      // As the JSON bodies of the API, a key that would set an object's prototype is refused.
+      json = JSON.parse(json, (key, value: unknown) => {
+        if (key === '__proto__') throw new SyntaxError('a key named __proto__ is not accepted');
+        return value;
+      });
+    } catch (error) {
+      throw invalid({ settings: `Expected JSON: ${(error as Error).message}` }, 'The settings part is not valid JSON');
+    }
+  }
+  return validateBody(fileImportSettingsSchema, json, 'settings');
+}
+
+/** Reads the parts a request still sends and drops them (a file part's bytes too), in the background. */
+function dropRest(parts: AsyncIterableIterator<Multipart>): void {
+  (async () => {
+    for await (const part of parts) if (part.type === 'file') part.file.resume();
+  })().catch(() => {});
+}
+
+/**
+ * What the wizard would import if its user accepted every suggestion: the
+ * mapping the preview suggests for this user and file, and for picklist
+ * columns the option it suggests for each value (`values` the caller gave
+ * win).
+ */
+async function suggestedChoices(
+  database: Database,
+  entity: EntityDescription,
+  actor: Actor,
+  upload: StoredUpload,
+  settings: FileImportSettings,
+  readings: Readings,
+): Promise<Required<Pick<StartImport, 'mapping' | 'values'>>> {
+  const { sheet, headerRow } = settings;
+  const preview = await previewImport(
+    database,
+    entity,
+    actor,
+    upload,
+    { entity: entity.name, uploadId: upload.id, sheet, headerRow },
+    readings,
+  ).catch((error: unknown) => {
+    throw refusal(error);
+  });
+  return {
+    mapping: preview.columns.map((column) => column.target),
+    values: withSuggestions(settings.values ?? {}, preview.picklists),
+  };
 }
 
 /** A job the actor may see: their own, or any for an administrator (every permission); 404 otherwise. */
@@ -276,42 +414,119 @@ export function registerImportJobRoutes(app: FastifyInstance, database: Database
     409: errorBodySchema,
   };
 
+  /** Queues the job over an upload (409 when it was imported already) with its headings, and runs it soon. */
+  async function startJob(upload: StoredUpload, settings: StartImport, ip: string): Promise<ImportJob> {
+    const headings = await headingsOf(upload, settings.sheet, settings.headerRow).catch((error: unknown) => {
+      throw refusal(error);
+    });
+    const [started] = await database.rows<{ id: number }>(
+      sql`update imports set status = 'queued', settings = ${JSON.stringify(settings)}::jsonb,
+          headings = ${JSON.stringify(headings)}::jsonb, heartbeat_at = null, ip = ${ip}
+        where id = ${upload.id} and status = 'uploaded' returning id`,
+    );
+    if (!started) throw conflict('This upload was imported already; upload the file again to import it again');
+    runner.kick(upload.id);
+    return jobOf((await readJob(database, upload.id)) as NonNullable<Awaited<ReturnType<typeof readJob>>>);
+  }
+
+  /**
+   * A one-call import's job: its settings (the first part) checked before the
+   * file (the next part) is read, the file kept as an upload, then the job
+   * started as `POST /api/v1/imports` starts one, with the preview's
+   * suggestions when no mapping is given. A refusal once the file is kept
+   * removes it with its row.
+   */
+  async function startFromParts(
+    parts: AsyncIterableIterator<Multipart>,
+    actor: Actor,
+    ip: string,
+    acceptLanguage: string | undefined,
+  ): Promise<ImportJob> {
+    const nextPart = async () => {
+      const next = await parts.next();
+      return next.done ? undefined : next.value;
+    };
+    const body = settingsPart(await nextPart(), config.maxBodyBytes);
+    const entity = inSettings(() => jobEntity(body, actor));
+    const described = await currentDescription(database, entity);
+    // A mapping given is checked before the file is read; a suggested one needs the file.
+    const { mapping } = body;
+    const given = mapping && inSettings(() => jobSettings(described, actor, { ...body, mapping }, acceptLanguage));
+    const part = await nextPart();
+    if (part?.type !== 'file' || part.fieldname !== 'file') {
+      throw invalid({ file: 'Required' }, 'Send the file as a part named file, after the settings');
+    }
+    const upload = await keepUpload(database, config, actor, entity, part, ip);
+    try {
+      inSettings(() => assertSheet(upload.source, body.sheet));
+      let settings = given;
+      if (!settings) {
+        const readings = suggestedReadings(acceptLanguage, body);
+        const suggested = await suggestedChoices(database, described, actor, upload, body, readings);
+        settings = inSettings(() => jobSettings(described, actor, { ...body, ...suggested }, acceptLanguage));
+      }
+      return await startJob(upload, { ...settings, uploadId: upload.id }, ip);
+    } catch (error) {
+      await forgetUpload(database, config.dataDir, upload.id);
+      throw error;
+    }
+  }
+
   api.post('/api/v1/imports', {
     config: anyImportRight,
     schema: {
       tags: ['Imports'],
       summary: 'Import an uploaded file as a job',
       description:
-        "Starts a job over an upload (`POST /api/v1/imports/uploads`) with the confirmed mapping (a target per column, null to skip it), value mapping, fixed values, day/month order of dates that could be either way (the one Accept-Language suggests when absent, kept with the job), duplicate rule (`key`: one of the entity's dedup keys, or `id` when a column holds record ids; `action`: skip, update or create) and mode (`allOrNothing`: every row is checked first and any bad row imports nothing, a failure while writing takes back what was written; `skipBadRows`: bad rows are set aside for download with an Error column). Answers 202 with the job; follow it at `GET /api/v1/imports/{id}`. Needs the entity's create and import rights, and its update right to update duplicates.",
+        "Starts a job over an upload (`POST /api/v1/imports/uploads`) with the confirmed mapping (a target per column, null to skip it), value mapping, fixed values, day/month order of dates that could be either way (the one Accept-Language suggests when absent, kept with the job), duplicate rule (`key`: one of the entity's dedup keys, or `id` when a column holds record ids; `action`: skip, update or create) and mode (`allOrNothing`: any bad row imports nothing; rows are checked as they are written, and at the first batch with a bad row the job stops writing, checks the rest of the file so that every bad row is listed, then takes back what it wrote, as it does when writing fails midway; `skipBadRows`: bad rows are set aside for download with an Error column). A sheet the file does not have, and a required field that no column maps to and no fixed value gives (unless duplicates are updated: every row created would miss it), are refused with 400 before the job starts. Answers 202 with the job; follow it at `GET /api/v1/imports/{id}`. Needs the entity's create and import rights, and its update right to update duplicates. `POST /api/v1/imports/file` does the upload and this in one call.",
       body: startImportSchema,
       response: jobReply,
     },
     handler: async (request, reply) => {
       const { body, actor } = request;
-      const entity = importableEntity(body.entity, actor);
-      if (body.duplicates?.action === 'update') {
-        const missing = missingPermissions(actor, requiredPermissions(entity, 'update'));
-        if (missing.length > 0) throw forbidden(missing);
-      }
+      const entity = jobEntity(body, actor);
       const upload = await findUpload(database, config, actor, body.uploadId);
       if (upload.entity !== entity.name) throw invalid({ entity: `This file was uploaded to import ${upload.entity}` });
+      assertSheet(upload.source, body.sheet);
       const described = await currentDescription(database, entity);
-      // The order and the mark are kept with the job, so that it reads the file as the preview did whoever resumes it.
-      const readings = suggestedReadings(request.headers['accept-language'], body);
-      const settings = { ...body, ...readings };
-      planRows(described, actor, settings, readings);
-      const headings = await headingsOf(upload, body.sheet, body.headerRow).catch((error: unknown) => {
-        throw refusal(error);
-      });
-      const [started] = await database.rows<{ id: number }>(
-        sql`update imports set status = 'queued', settings = ${JSON.stringify(settings)}::jsonb,
-            headings = ${JSON.stringify(headings)}::jsonb, heartbeat_at = null, ip = ${request.ip}
-          where id = ${upload.id} and status = 'uploaded' returning id`,
-      );
-      if (!started) throw conflict('This upload was imported already; upload the file again to import it again');
-      runner.kick(upload.id);
-      const job = jobOf((await readJob(database, upload.id)) as NonNullable<Awaited<ReturnType<typeof readJob>>>);
-      return reply.code(202).header('location', `/api/v1/imports/${upload.id}`).send(job);
+      const settings = jobSettings(described, actor, body, request.headers['accept-language']);
+      const job = await startJob(upload, settings, request.ip);
+      return reply.code(202).header('location', `/api/v1/imports/${job.id}`).send(job);
+    },
+  });
+
+  api.post('/api/v1/imports/file', {
+    config: anyImportRight,
+    schema: {
+      tags: ['Imports'],
+      summary: 'Import a file as a job in one call, without a separate upload',
+      description: `multipart/form-data with two parts, in this order: \`settings\`, JSON text holding the settings of \`POST /api/v1/imports\` but \`uploadId\` (at most ${config.maxBodyBytes} bytes), then \`file\`, the CSV or XLSX file as \`POST /api/v1/imports/uploads\` takes it (at most ${config.maxUploadBytes} bytes, 413 above, refused as it arrives). The settings are checked before any byte of the file is read: 400 naming \`settings.<field>\` (\`settings.mode\`), or \`settings\` when the part is missing, comes after the file or is not JSON. Without \`mapping\`, the job imports what the preview suggests for this user and file: its mapping, and for picklist columns the option suggested for each value (the caller's \`values\` win; a value nothing matches stays a problem of its rows) — what the Import wizard imports when every suggestion is accepted. The same rights and checks as \`POST /api/v1/imports\`: a required field that no column maps to and no fixed value gives is refused (400 naming \`settings.mapping\`) unless duplicates are updated. A refused request keeps nothing, neither an upload nor its file. Answers 202 with the job and its address in Location; follow it at \`GET /api/v1/imports/{id}\`.`,
+      consumes: ['multipart/form-data'],
+      response: {
+        202: importJobSchema,
+        400: errorBodySchema,
+        403: errorBodySchema,
+        409: errorBodySchema,
+        413: errorBodySchema,
+        415: errorBodySchema,
+      },
+    },
+    handler: async (request, reply) => {
+      if (!request.isMultipart()) {
+        throw unsupportedType('Send the settings and the file as multipart/form-data', {
+          settings: 'Required',
+          file: 'Required',
+        });
+      }
+      const parts = request.parts({ limits: { fieldSize: config.maxBodyBytes } });
+      try {
+        const job = await startFromParts(parts, request.actor, request.ip, request.headers['accept-language']);
+        return reply.code(202).header('location', `/api/v1/imports/${job.id}`).send(job);
+      } catch (error) {
+        // The rest of what the client sends is read and dropped, so that its connection serves its next request.
+        dropRest(parts);
+        throw error;
+      }
     },
   });
 

@@ -39,6 +39,34 @@ export async function startImport(
   return { status: answer.status, body: (await answer.json()) as ImportJob };
 }
 
+/** `POST /api/v1/imports/file` with a multipart body as built: the job started (202) and its Location, or the error answer. */
+export async function postImportFile(
+  server: Fetcher,
+  form: FormData,
+  token?: string,
+): Promise<{
+  status: number;
+  location: string | null;
+  body: ImportJob & { error?: { message: string; fields?: Record<string, string> } };
+}> {
+  const answer = await server.fetch('/api/v1/imports/file', { method: 'POST', body: form, ...withToken(token) });
+  return { status: answer.status, location: answer.headers.get('location'), body: (await answer.json()) as ImportJob };
+}
+
+/** `POST /api/v1/imports/file`: the settings (JSON text, or the text given), then the file. */
+export function importFile(
+  server: Fetcher,
+  settings: Record<string, unknown> | string,
+  name: string,
+  bytes: Uint8Array | string,
+  token?: string,
+): ReturnType<typeof postImportFile> {
+  const form = new FormData();
+  form.append('settings', typeof settings === 'string' ? settings : JSON.stringify(settings));
+  form.append('file', new Blob([bytes]), name);
+  return postImportFile(server, form, token);
+}
+
 export async function getImport(
   server: Fetcher,
   id: number,

@@ -8,6 +8,9 @@ import {
   decimalMarkOf,
   decimalMarkOfLanguage,
   FormatEvidence,
+  MONTH_NAME_LANGUAGES,
+  monthIndex,
+  monthNamesOf,
   readDate,
   readNumber,
 } from './cell-formats.ts';
@@ -47,10 +50,67 @@ describe('dates', () => {
       ['29 févr. 2008', '2008-02-29'],
       ['2004-12-31T00:00:00Z', '2004-12-31'],
       ['2004-12-31 00:00:00', '2004-12-31'],
+      // Any time of day: the day as the cell writes it, whatever the time and its offset.
+      ['2004-12-31 10:30', '2004-12-31'],
+      ['2004-12-31T23:30:00-05:00', '2004-12-31'],
+      ['2004-12-31T23:59:59.999+0100', '2004-12-31'],
+      ['Dec 31, 2004 11:59 PM', '2004-12-31'],
+      ['31 déc. 2004 08:15', '2004-12-31'],
     ]) {
       expect(readDate(text as string, monthFirst), text).toBe(iso);
       expect(readDate(text as string, dayFirst), text).toBe(iso);
     }
+  });
+
+  it('reads month names of other languages in the same forms as English and French ones', () => {
+    for (const [text, iso] of [
+      ['31. Dezember 2004', '2004-12-31'],
+      ['31. Dez. 2004', '2004-12-31'],
+      ['3 März 2005', '2005-03-03'],
+      ['31 de diciembre de 2004', '2004-12-31'],
+      ['1 de enero del 2005', '2005-01-01'],
+      ['dic 31, 2004', '2004-12-31'],
+      ['31 dicembre 2004', '2004-12-31'],
+      ['31-ago-04', '2004-08-31'],
+      ['31 de dezembro de 2004', '2004-12-31'],
+      ['31 de dez. de 2004', '2004-12-31'],
+      ['1 mei 2005', '2005-05-01'],
+      ['mrt 3, 2005', '2005-03-03'],
+      ['31 december 2004', '2004-12-31'],
+      ['31. desember 2004', '2004-12-31'],
+      ['31. joulukuuta 2004', '2004-12-31'],
+      ['31 grudnia 2004', '2004-12-31'],
+      ['31. prosince 2004', '2004-12-31'],
+      ['31 decembrie 2004', '2004-12-31'],
+      ['31 Aralık 2004', '2004-12-31'],
+      ['31 ARALIK 2004', '2004-12-31'],
+      ['17 Agustus 2005', '2005-08-17'],
+      ['31 DE DICIEMBRE DE 2004', '2004-12-31'],
+    ]) {
+      expect(readDate(text as string, monthFirst), text).toBe(iso);
+    }
+    // Names only, not new shapes: "de" joins day, month and year only after the day.
+    for (const text of ['31 de Foo de 2004', 'diciembre de 31, 2004', '31 de 2004', '31 diciembre de de 2004']) {
+      expect(problem(readDate(text, monthFirst)), text).toMatch(/^Expected a date such as/);
+    }
+  });
+
+  it('has no month name that names two months in the languages read', () => {
+    const { months, clashes } = monthIndex(MONTH_NAME_LANGUAGES);
+    expect(clashes).toEqual([]);
+    for (const language of MONTH_NAME_LANGUAGES) {
+      const names = monthNamesOf(language);
+      expect(names, language).toHaveLength(12);
+      names.forEach((forms, index) => {
+        expect(forms.length, `${language} ${index + 1}`).toBeGreaterThan(0);
+        for (const name of forms) expect(months.get(name), `${language} ${name}`).toBe(index + 1);
+      });
+    }
+    // Croatian would make listopad both October and November: such a name is left out, read as no month.
+    const withCroatian = monthIndex([...MONTH_NAME_LANGUAGES, 'hr']);
+    expect(withCroatian.clashes).toEqual(expect.arrayContaining(['listopad', 'lis', 'lip', 'srp']));
+    expect(withCroatian.months.has('listopad')).toBe(false);
+    expect(withCroatian.months.get('grudnia')).toBe(12);
   });
 
   it('reads numeric dates with the year last in the order of their column', () => {
@@ -65,8 +125,28 @@ describe('dates', () => {
     expect(problem(readDate('31/12/2004', monthFirst))).toMatch(/^Expected a date such as/);
   });
 
+  it("reads a numeric date with a time of day in its column's order, and decides the order from such dates", () => {
+    expect(readDate('31/12/2004 14:30', dayFirst)).toBe('2004-12-31');
+    expect(readDate('12/31/2004 2:30:15 PM', monthFirst)).toBe('2004-12-31');
+    expect(decided('date', ['01/02/2004 09:00', '25/02/2004 17:45'])).toMatchObject({
+      dateOrder: 'dmy',
+      dateOrderFrom: 'values',
+    });
+  });
+
   it('refuses what names no day, and a numeric date whose order is not known', () => {
-    for (const text of ['2005-02-29', 'Feb 30, 2004', '31 Foo 2004', 'tomorrow', '2004-12-31 10:30', '20041231']) {
+    for (const text of [
+      '2005-02-29',
+      'Feb 30, 2004',
+      '31 Foo 2004',
+      'tomorrow',
+      '20041231',
+      // A time of day that does not exist.
+      '2004-12-31 24:00',
+      '2004-12-31 10:60',
+      '2004-12-31 13:00 PM',
+      '2004-12-31 0:30 AM',
+    ]) {
       expect(problem(readDate(text, monthFirst)), text).toMatch(/^Expected a date such as 2004-12-31/);
     }
     expect(problem(readDate('03/04/2005'))).toMatch(/choose the order/);

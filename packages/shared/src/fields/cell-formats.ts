@@ -3,7 +3,9 @@ import type { Cell } from './field-type-module.ts';
 /**
  * Dates and numbers as spreadsheets and data providers write them in a file's
  * cells: `2004-12-31`, `Dec 31, 2004`, `31 Dec 2004`, `31-Dec-04`,
- * `12/31/2004`, `31.12.2004`; `3,421.567`, `3 421,567`, `3.421,567`,
+ * `31. Dezember 2004`, `31 de diciembre de 2004` (month names of the
+ * languages of MONTH_NAME_LANGUAGES), `12/31/2004`, `31.12.2004`;
+ * `3,421.567`, `3 421,567`, `3.421,567`,
  * `(1,200)`, `$1,200`, `12.5%`. What a cell alone cannot tell (is `03/04/2005`
  * the 3rd of April or March the 4th; is `3,421` three thousand or three) is
  * decided once per column, from all of its values (`FormatEvidence`), never
@@ -44,46 +46,119 @@ export class CellProblem {
   constructor(readonly message: string) {}
 }
 
-/** Lower case, accents and a final dot dropped: "Déc." → "dec". */
-const fold = (text: string) => text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/\.$/, '');
+/** Lower case, accents (and the Turkish dotless i) and a final dot dropped: "Déc." → "dec", "Aralık" → "aralik". */
+const fold = (text: string) =>
+  text.normalize('NFKD').replace(/\p{M}/gu, '').replace(/ı/g, 'i').toLowerCase().replace(/\.$/, '');
 
-/** Month names and abbreviations in English and French (the interface's languages), folded → month number. */
-const months: ReadonlyMap<string, number> = new Map(
-  [
-    ['january', 'jan', 'janvier', 'janv'],
-    ['february', 'feb', 'fevrier', 'fevr', 'fev'],
-    ['march', 'mar', 'mars'],
-    ['april', 'apr', 'avril', 'avr'],
-    ['may', 'mai'],
-    ['june', 'jun', 'juin'],
-    ['july', 'jul', 'juillet', 'juil'],
-    ['august', 'aug', 'aout'],
-    ['september', 'sep', 'sept', 'septembre'],
-    ['october', 'oct', 'octobre'],
-    ['november', 'nov', 'novembre'],
-    ['december', 'dec', 'decembre'],
-  ].flatMap((names, index) => names.map((name): [string, number] => [name, index + 1])),
-);
+/**
+ * The languages whose month names a date may be written with, as the
+ * platform's Intl (CLDR) data names them. Croatian is left out: its lipanj,
+ * srpanj and listopad (June, July, October) clash with Polish and Czech lip,
+ * srp and listopad (July, August, November).
+ */
+export const MONTH_NAME_LANGUAGES = [
+  'en',
+  'fr',
+  'de',
+  'es',
+  'it',
+  'pt',
+  'nl',
+  'sv',
+  'da',
+  'nb',
+  'fi',
+  'pl',
+  'cs',
+  'ro',
+  'tr',
+  'id',
+] as const;
 
-/** A time of midnight after a date (`2004-12-31T00:00:00Z`, `12/31/2004 0:00`): a date field keeps the day. */
+/**
+ * A language's names of each month (January first), folded: long and short,
+ * standalone and as a date writes them (Polish grudzień, grudnia; German
+ * Dezember, Dez.). Names that are not letters only (Czech's short `12.`) are
+ * left out.
+ */
+export function monthNamesOf(language: string): string[][] {
+  const formats = (['long', 'short'] as const).flatMap((month) =>
+    [{ month }, { day: 'numeric', month } as const].map(
+      (options) => new Intl.DateTimeFormat(language, { ...options, timeZone: 'UTC' }),
+    ),
+  );
+  return Array.from({ length: 12 }, (_, month) => {
+    const date = new Date(Date.UTC(2004, month, 15));
+    const names = formats.map((format) => format.formatToParts(date).find((part) => part.type === 'month')?.value);
+    return [...new Set(names.map((name) => fold(name ?? '')))].filter((name) => /^\p{L}+$/u.test(name));
+  });
+}
+
+/**
+ * Folded month names of these languages → month number, and the names that
+ * would name two months (each left out: such a name reads as no month).
+ */
+export function monthIndex(languages: readonly string[]): { months: Map<string, number>; clashes: string[] } {
+  const months = new Map<string, number>();
+  const clashes = new Set<string>();
+  for (const language of languages) {
+    monthNamesOf(language).forEach((names, index) => {
+      for (const name of names) {
+        const month = months.get(name);
+        if (month !== undefined && month !== index + 1) clashes.add(name);
+        else months.set(name, index + 1);
+      }
+    });
+  }
+  for (const name of clashes) months.delete(name);
+  return { months, clashes: [...clashes] };
+}
+
+/** The month names read in dates, built on first use (the web app loads this module without reading a date). */
+let monthNames: ReadonlyMap<string, number> | undefined;
+const monthNumber = (text: string) => {
+  monthNames ??= monthIndex(MONTH_NAME_LANGUAGES).months;
+  return monthNames.get(fold(text));
+};
+
 /**
  * The longest text read as a date (`31 décembre 2004 00:00:00.000 +00:00` is 36): longer text is no date, and is
- * refused before MIDNIGHT, which is not anchored at its start, reads it (a cell of 100,000 spaces took seconds).
+ * refused before TIME_OF_DAY, which is not anchored at its start, reads it (a cell of 100,000 spaces took seconds).
  */
 const MAX_DATE_CHARS = 64;
 
-/** A date cell's text, normalized, without a midnight time; undefined when too long to be a date. */
+/**
+ * A time of day after a date (`2004-12-31T00:00:00Z`, `12/31/2004 0:00`, `31/12/2004 14:30`, `Dec 31, 2004 2:30 PM`,
+ * `2004-12-31T23:30:00-05:00`): hours, minutes, seconds with a fraction, AM or PM, and an offset or `Z`.
+ */
+const TIME_OF_DAY =
+  /[T\s](\d{1,2}):(\d{2})(?::(\d{2})(?:[.,]\d{1,9})?)?(?:\s*([AP]M))?(?:\s*(?:Z|[+-]\d{2}(?::?\d{2})?))?$/i;
+
+/** Whether a time of day read by TIME_OF_DAY names one that exists (no 25:00, no 13:00 PM). */
+function isTimeOfDay([, hours, minutes, seconds = '0', half]: RegExpExecArray): boolean {
+  const hour = Number(hours);
+  const hourOk = half ? hour >= 1 && hour <= 12 : hour <= 23;
+  return hourOk && Number(minutes) <= 59 && Number(seconds) <= 59;
+}
+
+/**
+ * A date cell's text, normalized, without its time of day (a date field keeps the day as the cell writes it,
+ * whatever the time and its offset); undefined when too long to be a date, or when its time names none.
+ */
 function dateText(text: string): string | undefined {
   const trimmed = text.trim();
   if (trimmed.length > MAX_DATE_CHARS) return undefined;
-  return trimmed.normalize('NFC').replace(MIDNIGHT, '');
+  const normalized = trimmed.normalize('NFC');
+  const time = TIME_OF_DAY.exec(normalized);
+  if (!time) return normalized;
+  return isTimeOfDay(time) ? normalized.slice(0, time.index) : undefined;
 }
-
-const MIDNIGHT = /(?:[T\s]0?0:00(?::00(?:\.0+)?)?(?:\s*Z|[+-]00:?00)?|\s+12:00(?::00)?\s*AM)$/i;
 const YEAR_FIRST = /^(\d{4})([-/.])(\d{1,2})\2(\d{1,2})$/;
 const YEAR_LAST = /^(\d{1,2})([-/.])(\d{1,2})\2(\d{4}|\d{2})$/;
 const MONTH_FIRST = /^(\p{L}+\.?)\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})$/u;
-const DAY_FIRST = /^(\d{1,2})(?:er)?(?:\s+|[-/.\s]\s*)(\p{L}+\.?)(?:,?\s+|[-/.]\s*)(\d{4}|\d{2})$/u;
+/** The day, the month's name, the year: `31 Dec 2004`, `31-Dec-04`, `1er janvier 2005`, `31. Dez. 2004`, and `31 de diciembre (del) 2004` as Spanish and Portuguese write it. */
+const DAY_FIRST =
+  /^(\d{1,2})(?:er)?(?:\s+de\s+|\s+|[-/.\s]\s*)(\p{L}+\.?)(?:\s+del?\s+|,?\s+|[-/.]\s*)(\d{4}|\d{2})$/iu;
 
 /**
  * A two-digit year as spreadsheets read one (Excel's and LibreOffice's
@@ -144,12 +219,12 @@ export function readDate(text: string, format?: ColumnFormat | null): string | C
   }
   const monthFirst = MONTH_FIRST.exec(trimmed);
   if (monthFirst) {
-    const month = months.get(fold(monthFirst[1] as string));
+    const month = monthNumber(monthFirst[1] as string);
     return month ? (isoDay(Number(monthFirst[3]), month, Number(monthFirst[2])) ?? unreadable) : unreadable;
   }
   const dayFirst = DAY_FIRST.exec(trimmed);
   if (dayFirst) {
-    const month = months.get(fold(dayFirst[2] as string));
+    const month = monthNumber(dayFirst[2] as string);
     return month ? (isoDay(fullYear(dayFirst[3] as string), month, Number(dayFirst[1])) ?? unreadable) : unreadable;
   }
   return unreadable;

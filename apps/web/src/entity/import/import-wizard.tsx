@@ -17,7 +17,7 @@ import { usePreviewImportMutation, useStartImportMutation, useUploadImportMutati
 import { JobDone, JobProgress } from './job-view.tsx';
 import { MapStep } from './map-step.tsx';
 import { PreviewStep } from './preview-step.tsx';
-import { DateOrderChoice, DecimalMarkChoice } from './reading-choices.tsx';
+import { ReadingChoice } from './reading-choices.tsx';
 import { RecentImports } from './recent-imports.tsx';
 import { fixedToSend, type ValueMatches, valuesToSend, withMatches, withSuggestions } from './wizard-logic.ts';
 
@@ -25,13 +25,14 @@ import { fixedToSend, type ValueMatches, valuesToSend, withMatches, withSuggesti
 export interface WizardChoices {
   sheet: string | null;
   headerRow: number;
+  /** Per column, its target or null (skipped); with its own day/month order or decimal mark when one is chosen for it. */
   mapping: (ColumnTarget | null)[];
   values: ValueMapping;
   /** Values for every row of fields no column maps to, by `fixed` key (blank ones are not sent). */
   fixed: Fixed;
-  /** The day/month order of dates that could be either way; null keeps the preview's suggestion. */
+  /** The day/month order of dates that could be either way (where a column has none of its own in `mapping`); null keeps the preview's suggestion. */
   dateOrder: DateOrder | null;
-  /** The decimal mark of numbers that could be either way; null keeps the preview's suggestion. */
+  /** The decimal mark of numbers that could be either way (where a column has none of its own in `mapping`); null keeps the preview's suggestion. */
   decimalMark: DecimalMark | null;
   duplicates: DuplicateRule | null;
   mode: ImportMode;
@@ -44,7 +45,8 @@ const STEPS = ['upload', 'map', 'preview', 'import', 'done'] as const;
  * 0026): Upload (the file, its sheet and heading row) → Map columns (a field
  * per column or skip, as suggested; picklist values onto options, as
  * suggested; a value for every row of fields no column maps to; the order of
- * day and month when the dates could be either way) → Preview (the first rows as they would be stored with each
+ * day and month when the dates could be either way, and the decimal mark
+ * when the numbers could, per column when several need it) → Preview (the first rows as they would be stored with each
  * problem, the duplicate rule and the mode) → Import (the job's progress,
  * cancellable) → Done (counts, bad rows, undo). A job started here is named
  * in the page's address (`?import=<id>`, import-modal.tsx), so that a reload
@@ -263,16 +265,15 @@ export function ImportWizard({
               fixed={choices.fixed}
               onFixed={(fixed) => setChoices({ ...choices, fixed })}
             />
-            <DateOrderChoice
-              preview={preview}
-              value={choices.dateOrder}
-              onChange={(dateOrder) => setChoices({ ...choices, dateOrder })}
-            />
-            <DecimalMarkChoice
-              preview={preview}
-              value={choices.decimalMark}
-              onChange={(decimalMark) => setChoices({ ...choices, decimalMark })}
-            />
+            {(['dateOrder', 'decimalMark'] as const).map((reading) => (
+              <ReadingChoice
+                key={reading}
+                reading={reading}
+                preview={preview}
+                choices={choices}
+                onChange={(next) => setChoices({ ...choices, ...next })}
+              />
+            ))}
             <Group justify="space-between">
               <Button variant="default" onClick={() => setStep(0)}>
                 {t('wizard.back')}

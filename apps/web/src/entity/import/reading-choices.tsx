@@ -1,109 +1,118 @@
-import { type DateOrder, type DecimalMark, dateOrders, decimalMarks } from '@data-platform/shared/fields/cell-formats';
+import { dateOrders, decimalMarks } from '@data-platform/shared/fields/cell-formats';
 import type { ImportPreview } from '@data-platform/shared/imports';
-import { Group, Radio } from '@mantine/core';
+import { Fieldset, Group, Radio, Stack, Text } from '@mantine/core';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import { columnsNeedingMark, columnsNeedingOrder } from './wizard-logic.ts';
+import type { WizardChoices } from './import-wizard.tsx';
+import { columnsNeeding, type Reading, type ReadingValues, readingOf, withColumnReading } from './wizard-logic.ts';
 
-/**
- * How cells are read where a column's values leave it open: preselected as
- * the server suggested from the interface's language, changed here. Shown
- * only when a column (or a value for every row) needs it.
- */
-function ReadingChoice<T extends string>({
-  testId,
-  needed,
-  label,
-  hint,
-  value,
-  options,
-  onChange,
-}: {
-  testId: string;
-  needed: boolean;
-  label: string;
-  hint: string;
-  value: T;
-  options: readonly { value: T; label: string }[];
-  onChange: (next: T) => void;
-}) {
-  if (!needed) return null;
-  return (
-    <Radio.Group
-      data-testid={testId}
-      label={label}
-      description={hint}
-      value={value}
-      onChange={(next) => onChange(next as T)}
-    >
-      <Group mt="xs">
-        {options.map((option) => (
-          <Radio key={option.value} value={option.value} label={option.label} />
-        ))}
-      </Group>
-    </Radio.Group>
-  );
-}
+/** What each reading asks: its test id, and its options in the interface's words. */
+const readings: {
+  [R in Reading]: {
+    testId: string;
+    options: (t: TFunction<'transfer'>) => { value: ReadingValues[R]; label: string }[];
+  };
+} = {
+  dateOrder: {
+    testId: 'import-date-order',
+    options: (t) => dateOrders.map((order) => ({ value: order, label: t(`wizard.dateOrders.${order}`) })),
+  },
+  decimalMark: {
+    testId: 'import-decimal-mark',
+    // A point or a comma cannot be a translation key.
+    options: (t) =>
+      decimalMarks.map((mark) => ({
+        value: mark,
+        label: t(`wizard.decimalMarks.${mark === '.' ? 'point' : 'comma'}`),
+      })),
+  },
+};
 
 /** The headings as a hint names them. */
-const quoted = (columns: readonly string[]) => columns.map((heading) => `“${heading}”`).join(', ');
+const quoted = (heading: string) => `“${heading}”`;
 
-/** When every date of a column could be read either way (01/02/2005), the order of day and month. */
-export function DateOrderChoice({
+/**
+ * How cells are read where a column's values leave it open (01/02/2005:
+ * day or month first; 3,421: a decimal or a thousands separator). Shown only
+ * when a column (or a value for every row) needs it. One column: one choice,
+ * the import's, preselected as the server suggested from the interface's
+ * language. Several: a choice per column, each preselected with the import's
+ * and sent as the column's own in the mapping.
+ */
+export function ReadingChoice({
+  reading,
   preview,
-  value,
+  choices,
   onChange,
 }: {
+  reading: Reading;
   preview: ImportPreview;
-  /** The user's choice; null until they make one (the preview's suggestion is shown). */
-  value: DateOrder | null;
-  onChange: (order: DateOrder) => void;
+  choices: WizardChoices;
+  /** The import's reading, or the mapping with a column's own, as changed. */
+  onChange: (next: Partial<Pick<WizardChoices, 'mapping' | Reading>>) => void;
 }) {
   const { t } = useTranslation('transfer');
-  const columns = columnsNeedingOrder(preview);
-  return (
-    <ReadingChoice
-      testId="import-date-order"
-      needed={preview.dateOrderNeeded}
-      label={t('wizard.dateOrder')}
-      hint={
-        columns.length > 0 ? t('wizard.dateOrderHint', { columns: quoted(columns) }) : t('wizard.dateOrderHintFixed')
-      }
-      value={value ?? preview.dateOrder}
-      options={dateOrders.map((order) => ({ value: order, label: t(`wizard.dateOrders.${order}`) }))}
-      onChange={onChange}
-    />
+  const needed = reading === 'dateOrder' ? preview.dateOrderNeeded : preview.decimalMarkNeeded;
+  if (!needed) return null;
+  const { testId, options } = readings[reading];
+  const columns = columnsNeeding(preview, reading);
+  const radios = (
+    <Group mt="xs">
+      {options(t).map((option) => (
+        <Radio key={option.value} value={option.value} label={option.label} />
+      ))}
+    </Group>
   );
-}
 
-/** The translation key of each mark (a point or a comma cannot be a key). */
-const markKey: Record<DecimalMark, 'point' | 'comma'> = { '.': 'point', ',': 'comma' };
+  if (columns.length <= 1) {
+    const [column] = columns;
+    return (
+      <Radio.Group
+        data-testid={testId}
+        label={t(`wizard.${reading}`)}
+        description={
+          column ? t(`wizard.${reading}Hint`, { columns: quoted(column.heading) }) : t(`wizard.${reading}HintFixed`)
+        }
+        value={readingOf(choices, preview, reading, column?.index)}
+        onChange={(value) =>
+          // The import's choice, which the one column then reads with (a choice of its own made earlier is dropped).
+          onChange({
+            ...({ [reading]: value } as Partial<Pick<WizardChoices, Reading>>),
+            ...(column ? { mapping: withColumnReading(choices.mapping, column.index, reading, undefined) } : {}),
+          })
+        }
+      >
+        {radios}
+      </Radio.Group>
+    );
+  }
 
-/** When every number of a column has one mark that could be either (3,421 or 1.234: decimals, or thousands), which it is. */
-export function DecimalMarkChoice({
-  preview,
-  value,
-  onChange,
-}: {
-  preview: ImportPreview;
-  /** The user's choice; null until they make one (the preview's suggestion is shown). */
-  value: DecimalMark | null;
-  onChange: (mark: DecimalMark) => void;
-}) {
-  const { t } = useTranslation('transfer');
-  const columns = columnsNeedingMark(preview);
   return (
-    <ReadingChoice
-      testId="import-decimal-mark"
-      needed={preview.decimalMarkNeeded}
-      label={t('wizard.decimalMark')}
-      hint={
-        columns.length > 0
-          ? t('wizard.decimalMarkHint', { columns: quoted(columns) })
-          : t('wizard.decimalMarkHintFixed')
-      }
-      value={value ?? preview.decimalMark}
-      options={decimalMarks.map((mark) => ({ value: mark, label: t(`wizard.decimalMarks.${markKey[mark]}`) }))}
-      onChange={onChange}
-    />
+    <Fieldset data-testid={testId} legend={t(`wizard.${reading}`)}>
+      <Stack gap="sm">
+        <Text size="sm" c="dimmed">
+          {t(`wizard.${reading}HintEach`)}
+        </Text>
+        {columns.map((column) => (
+          <Radio.Group
+            key={column.index}
+            label={t('wizard.readingOfColumn', { column: quoted(column.heading) })}
+            value={readingOf(choices, preview, reading, column.index)}
+            onChange={(value) =>
+              onChange({
+                mapping: withColumnReading(
+                  choices.mapping,
+                  column.index,
+                  reading,
+                  value as ReadingValues[typeof reading],
+                ),
+              })
+            }
+          >
+            {radios}
+          </Radio.Group>
+        ))}
+      </Stack>
+    </Fieldset>
   );
 }

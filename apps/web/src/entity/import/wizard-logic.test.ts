@@ -4,13 +4,13 @@ import { sampleJob } from './sample-job.ts';
 import {
   canUndo,
   choiceOption,
-  columnsNeedingMark,
-  columnsNeedingOrder,
+  columnsNeeding,
   decideValue,
   fixedToSend,
   hasBadRows,
   LEAVE_EMPTY,
   progressOf,
+  readingOf,
   repeatedTargets,
   SKIP,
   targetKey,
@@ -19,6 +19,7 @@ import {
   unmappedTargets,
   valueChoice,
   valuesToSend,
+  withColumnReading,
   withMatches,
   withSuggestions,
 } from './wizard-logic.ts';
@@ -156,7 +157,10 @@ describe('date order', () => {
         { index: 3, heading: 'Name', target: { field: 'name' }, suggestedBy: null, format: null },
       ],
     } as unknown as ImportPreview;
-    expect(columnsNeedingOrder(preview)).toEqual(['Date', '3']);
+    expect(columnsNeeding(preview, 'dateOrder')).toEqual([
+      { index: 0, heading: 'Date' },
+      { index: 2, heading: '3' },
+    ]);
   });
 });
 
@@ -176,7 +180,56 @@ describe('decimal mark', () => {
         { index: 3, heading: '', target: { field: 'revenue' }, suggestedBy: null, format: format('choice') },
       ],
     } as unknown as ImportPreview;
-    expect(columnsNeedingMark(preview)).toEqual(['Level', '4']);
+    expect(columnsNeeding(preview, 'decimalMark')).toEqual([
+      { index: 0, heading: 'Level' },
+      { index: 3, heading: '4' },
+    ]);
+    expect(columnsNeeding(preview, 'dateOrder')).toEqual([]);
+  });
+});
+
+describe('a reading per column', () => {
+  const preview = { dateOrder: 'mdy', decimalMark: '.' } as const;
+  const mapping = [
+    { field: 'name' },
+    { field: 'firstCloseDate', dateOrder: 'dmy' as const },
+    { field: 'finalCloseDate' },
+  ];
+
+  it("reads a column with its own choice, else the import's, else the preview's suggestion", () => {
+    const choices = { mapping, dateOrder: null, decimalMark: null };
+    expect(readingOf(choices, preview, 'dateOrder', 1)).toBe('dmy');
+    expect(readingOf(choices, preview, 'dateOrder', 2)).toBe('mdy');
+    expect(readingOf(choices, preview, 'dateOrder')).toBe('mdy');
+    expect(readingOf({ ...choices, dateOrder: 'dmy' }, preview, 'dateOrder', 2)).toBe('dmy');
+    expect(readingOf({ ...choices, dateOrder: 'dmy' }, preview, 'dateOrder', 1)).toBe('dmy');
+    expect(readingOf({ ...choices, decimalMark: ',' }, preview, 'decimalMark', 0)).toBe(',');
+    // A skipped column has none of its own.
+    expect(readingOf({ ...choices, mapping: [null] }, preview, 'decimalMark', 0)).toBe('.');
+  });
+
+  it("sets or drops one column's own choice, leaving the other columns and readings as they are", () => {
+    const set = withColumnReading(mapping, 2, 'dateOrder', 'mdy');
+    expect(set).toEqual([
+      { field: 'name' },
+      { field: 'firstCloseDate', dateOrder: 'dmy' },
+      { field: 'finalCloseDate', dateOrder: 'mdy' },
+    ]);
+    expect(withColumnReading(set, 1, 'dateOrder', undefined)).toEqual([
+      { field: 'name' },
+      { field: 'firstCloseDate' },
+      { field: 'finalCloseDate', dateOrder: 'mdy' },
+    ]);
+    const marked = withColumnReading([{ field: 'amount', part: 'amount' }, null], 0, 'decimalMark', ',');
+    expect(marked).toEqual([{ field: 'amount', part: 'amount', decimalMark: ',' }, null]);
+    expect(withColumnReading(marked, 1, 'decimalMark', ',')).toEqual(marked);
+    // The target stays the same for the select and for repeated targets.
+    expect(marked.map(targetKey)).toEqual(['amount:amount', SKIP]);
+    expect(mapping).toEqual([
+      { field: 'name' },
+      { field: 'firstCloseDate', dateOrder: 'dmy' },
+      { field: 'finalCloseDate' },
+    ]);
   });
 });
 

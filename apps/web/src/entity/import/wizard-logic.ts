@@ -1,3 +1,4 @@
+import type { DateOrder, DecimalMark } from '@data-platform/shared/fields/cell-formats';
 import type {
   ColumnTarget,
   FixedValues,
@@ -45,21 +46,10 @@ export function repeatedTargets(mapping: readonly (ColumnTarget | null)[]): Map<
 
 /**
  * The value mapping after a preview: what the user decided stays, and every
- * value not decided yet takes the option the server suggested (when it
- * suggested one). Values the user has not decided and the server could not
- * match stay out: the preview lists them as problems.
+ * value not decided yet takes the option the server suggested (the rule
+ * `POST /api/v1/imports/file` applies without a mapping).
  */
-export function withSuggestions(current: ValueMapping, picklists: ImportPreview['picklists']): ValueMapping {
-  const next: ValueMapping = { ...current };
-  for (const picklist of picklists) {
-    const decided = { ...(next[picklist.field] ?? {}) };
-    for (const { value, option } of picklist.values) {
-      if (!(value in decided) && option !== null) decided[value] = option;
-    }
-    next[picklist.field] = decided;
-  }
-  return next;
-}
+export { withSuggestions } from '@data-platform/shared/imports';
 
 /** How the server suggested each value's option, per field: kept from the preview that first suggested it. */
 export type ValueMatches = Record<string, Record<string, { by: 'exact' | 'normalized' | 'synonym'; option: string }>>;
@@ -150,17 +140,62 @@ export function fixedToSend(
   return Object.fromEntries(Object.entries(fixed).filter(([key, value]) => open.has(key) && value.trim() !== ''));
 }
 
-/** The headings of the columns whose dates could all be read either way (the day/month order is chosen for them). */
-export const columnsNeedingOrder = (preview: ImportPreview): string[] =>
+/** How a column's values are read where they could be read either way: the order of day and month, the decimal mark. */
+export interface ReadingValues {
+  dateOrder: DateOrder;
+  decimalMark: DecimalMark;
+}
+export type Reading = keyof ReadingValues;
+
+/** A column whose values could all be read either way: its position, and its heading (its number when it has none). */
+export interface ColumnNeedingChoice {
+  index: number;
+  heading: string;
+}
+
+/** The columns whose dates (`dateOrder`) or numbers (`decimalMark`) could all be read either way: a choice reads them. */
+export const columnsNeeding = (preview: ImportPreview, reading: Reading): ColumnNeedingChoice[] =>
   preview.columns.flatMap((column) =>
-    column.format?.dateOrderFrom === 'choice' ? [column.heading || String(column.index + 1)] : [],
+    (reading === 'dateOrder' ? column.format?.dateOrderFrom : column.format?.decimalMarkFrom) === 'choice'
+      ? [{ index: column.index, heading: column.heading || String(column.index + 1) }]
+      : [],
   );
 
-/** The headings of the columns whose numbers could all be read either way (the decimal mark is chosen for them). */
-export const columnsNeedingMark = (preview: ImportPreview): string[] =>
-  preview.columns.flatMap((column) =>
-    column.format?.decimalMarkFrom === 'choice' ? [column.heading || String(column.index + 1)] : [],
-  );
+/** The import's readings as chosen so far (null: the preview's suggestion), and the mapping, whose columns may have their own. */
+export type ReadingChoices = { mapping: readonly (ColumnTarget | null)[] } & {
+  [R in Reading]: ReadingValues[R] | null;
+};
+
+/**
+ * What a column is read with where its values could be read either way:
+ * its own choice, else the import's (the user's, else the preview's
+ * suggestion from the interface's language). Without a column, the import's.
+ */
+export function readingOf<R extends Reading>(
+  choices: ReadingChoices,
+  preview: Pick<ImportPreview, Reading>,
+  reading: R,
+  index?: number,
+): ReadingValues[R] {
+  const own = index === undefined ? undefined : choices.mapping[index]?.[reading];
+  return (own ?? choices[reading] ?? preview[reading]) as ReadingValues[R];
+}
+
+/** The mapping with one column's own reading set, or (undefined) dropped so that the import's reads it. */
+export function withColumnReading<R extends Reading>(
+  mapping: readonly (ColumnTarget | null)[],
+  index: number,
+  reading: R,
+  value: ReadingValues[R] | undefined,
+): (ColumnTarget | null)[] {
+  return mapping.map((target, i) => {
+    if (i !== index || !target) return target;
+    const next: ColumnTarget = { ...target };
+    delete next[reading];
+    // The key is the reading's own: a day/month order for `dateOrder`, a mark for `decimalMark`.
+    return value === undefined ? next : ({ ...next, [reading]: value } as ColumnTarget);
+  });
+}
 
 /** What a select shows for a value: the option, LEAVE_EMPTY, or nothing chosen. */
 export function valueChoice(values: ValueMapping, field: string, value: string): string | null {
