@@ -2,7 +2,7 @@ import { startTestServer, type TestServer } from '@data-platform/server/testing/
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './browser.ts';
-import { ARTIFACTS_DIR, newPage, noSeriousViolations, openSignedIn, picker } from './web.ts';
+import { ARTIFACTS_DIR, newPage, noSeriousViolations, openImportWizard, picker } from './web.ts';
 
 /**
  * An index provider's total-return export loaded into Index levels (issue
@@ -46,10 +46,7 @@ describe('provider index import', () => {
 
   /** Opens the wizard on Index levels, uploads `csv` as `name` and gives the index for every row: the map step. */
   async function uploadWithIndex(page: Page, name: string, csv: string): Promise<Locator> {
-    await openSignedIn(page, `${server.url}/index-levels`);
-    await page.getByRole('button', { name: 'Import', exact: true }).click();
-    const dialog = page.getByRole('dialog', { name: 'Import' });
-    await dialog.waitFor();
+    const dialog = await openImportWizard(page, `${server.url}/index-levels`);
     await dialog.locator('input[type="file"]').setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(csv) });
     await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
     const fixed = dialog.getByTestId('import-fixed');
@@ -61,10 +58,7 @@ describe('provider index import', () => {
 
   it('imports an MSCI-like export with the Index fixed to the index, and shows the levels on its page', async () => {
     const page = await newPage(browser);
-    await openSignedIn(page, `${server.url}/index-levels`);
-    await page.getByRole('button', { name: 'Import', exact: true }).click();
-    const dialog = page.getByRole('dialog', { name: 'Import' });
-    await dialog.waitFor();
+    const dialog = await openImportWizard(page, `${server.url}/index-levels`);
 
     // The file as the provider's export, saved by a spreadsheet, has it.
     const csv = [
@@ -180,10 +174,7 @@ describe('provider index import', () => {
 
   it('asks the order and the mark per column when several columns need them, and stores each as chosen', async () => {
     const page = await newPage(browser);
-    await openSignedIn(page, `${server.url}/funds`);
-    await page.getByRole('button', { name: 'Import', exact: true }).click();
-    const dialog = page.getByRole('dialog', { name: 'Import' });
-    await dialog.waitFor();
+    const dialog = await openImportWizard(page, `${server.url}/funds`);
     // Two date columns and two amount columns, none of whose values tells how it is written.
     const csv = [
       'Name;Currency;First close date;Final close date;Target size;Hard cap',

@@ -3,7 +3,7 @@ import { startTestServer, type TestServer } from '@data-platform/server/testing/
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './browser.ts';
-import { ARTIFACTS_DIR, newPage, noSeriousViolations, openSignedIn, picker } from './web.ts';
+import { ARTIFACTS_DIR, newPage, noSeriousViolations, openImportWizard, picker } from './web.ts';
 
 /**
  * The import wizard (issue 14) from a list, the whole way: upload a file whose
@@ -40,10 +40,7 @@ describe('import wizard', () => {
 
   it('maps columns and picklist values, previews the problem row, imports skipping it, downloads it, exports, undoes', async () => {
     const page = await newPage(browser, { acceptDownloads: true });
-    await openSignedIn(page, `${server.url}/companies`);
-    await page.getByRole('button', { name: 'Import', exact: true }).click();
-    const dialog = page.getByRole('dialog', { name: 'Import' });
-    await dialog.waitFor();
+    const dialog = await openImportWizard(page, `${server.url}/companies`);
 
     // Upload.
     const csv = [

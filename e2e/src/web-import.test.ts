@@ -2,7 +2,7 @@ import { startTestServer, type TestServer } from '@data-platform/server/testing/
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './browser.ts';
-import { ARTIFACTS_DIR, newPage, noSeriousViolations, openSignedIn } from './web.ts';
+import { ARTIFACTS_DIR, newPage, noSeriousViolations, openImportWizard } from './web.ts';
 
 /**
  * The list's Import in all-or-nothing mode (the wizard's default): a bad row imports nothing and is listed; rows
@@ -40,10 +40,7 @@ describe('import from the list', () => {
   /** A new page signed in on the companies list, its import wizard open. */
   async function openWizard(): Promise<{ page: Page; dialog: Locator }> {
     const page = await newPage(browser);
-    await openSignedIn(page, `${server.url}/companies`);
-    await page.getByRole('button', { name: 'Import', exact: true }).click();
-    const dialog = page.getByRole('dialog', { name: 'Import' });
-    await dialog.waitFor();
+    const dialog = await openImportWizard(page, `${server.url}/companies`);
     return { page, dialog };
   }
 

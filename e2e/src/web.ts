@@ -53,6 +53,15 @@ export async function openSignedIn(page: Page, url: string, email?: string, pass
   await page.getByTestId('user-menu').waitFor();
 }
 
+/** Opens a list signed in, then its Import wizard: the wizard's dialog, on its upload step. */
+export async function openImportWizard(page: Page, url: string): Promise<Locator> {
+  await openSignedIn(page, url);
+  await page.getByRole('button', { name: 'Import', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Import' });
+  await dialog.waitFor();
+  return dialog;
+}
+
 /** One JavaScript file a page fetched: its path, its size as served and gzipped. */
 export interface ScriptLoad {
   path: string;

@@ -38,6 +38,19 @@ export interface WizardChoices {
   mode: ImportMode;
 }
 
+/** The choices before the first preview: nothing mapped yet, every reading left to the preview's suggestion. */
+export const firstChoices: WizardChoices = {
+  sheet: null,
+  headerRow: 1,
+  mapping: [],
+  values: {},
+  fixed: {},
+  dateOrder: null,
+  decimalMark: null,
+  duplicates: null,
+  mode: 'allOrNothing',
+};
+
 const STEPS = ['upload', 'map', 'preview', 'import', 'done'] as const;
 
 /**
@@ -76,17 +89,7 @@ export function ImportWizard({
   const [preview, setPreview] = useState<ImportPreview | null>(null);
   const [suggested, setSuggested] = useState<ImportPreview['columns']>([]);
   const [matches, setMatches] = useState<ValueMatches>({});
-  const [choices, setChoices] = useState<WizardChoices>({
-    sheet: null,
-    headerRow: 1,
-    mapping: [],
-    values: {},
-    fixed: {},
-    dateOrder: null,
-    decimalMark: null,
-    duplicates: null,
-    mode: 'allOrNothing',
-  });
+  const [choices, setChoices] = useState<WizardChoices>(firstChoices);
   const [failure, setFailure] = useState<Failure | null>(null);
   // Previews answer in any order: only the newest one asked is shown.
   const asked = useRef(0);

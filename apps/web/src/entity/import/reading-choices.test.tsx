@@ -8,7 +8,7 @@ import { act } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { I18nextProvider, initReactI18next } from 'react-i18next';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { WizardChoices } from './import-wizard.tsx';
+import { firstChoices, type WizardChoices } from './import-wizard.tsx';
 import { ReadingChoice } from './reading-choices.tsx';
 
 const i18n = i18next.createInstance();
@@ -59,15 +59,8 @@ function previewOf(...froms: ColumnFormat['dateOrderFrom'][]): ImportPreview {
 }
 
 const choicesOf = (preview: ImportPreview): WizardChoices => ({
-  sheet: null,
-  headerRow: 1,
+  ...firstChoices,
   mapping: preview.columns.map((column) => column.target),
-  values: {},
-  fixed: {},
-  dateOrder: null,
-  decimalMark: null,
-  duplicates: null,
-  mode: 'allOrNothing',
 });
 
 describe('the choice of how dates are read', () => {
