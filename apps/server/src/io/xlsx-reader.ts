@@ -1,6 +1,5 @@
 import path from 'node:path';
 import { createInflateRaw } from 'node:zlib';
-import { SaxesParser, type SaxesTagPlain } from 'saxes';
 import {
   type Cell,
   checkCellLength,
@@ -11,6 +10,7 @@ import {
   UnreadableTable,
   yieldToOthers,
 } from './table.ts';
+import { type XmlHandlers, XmlRefused, XmlTokenizer } from './xml-tokens.ts';
 
 /**
  * A bounded reader of an XLSX workbook's sheets. An XLSX file is a zip
@@ -155,15 +155,6 @@ async function* entryChunks(bytes: Buffer, entry: Entry, limits: XlsxLimits): As
   }
 }
 
-/** Element handlers; names are local (without a namespace prefix), as are attribute names. */
-interface XmlHandlers {
-  open?(name: string, attributes: Record<string, string>): void;
-  close?(name: string): void;
-  text?(text: string): void;
-}
-
-const local = (name: string) => name.slice(name.indexOf(':') + 1);
-
 /**
  * Reads the workbook's parts, inflating and parsing each as a stream, and
  * counts what they inflate to against one budget for the whole file.
@@ -191,45 +182,7 @@ class PartReader {
   async *parse(name: string, handlers: XmlHandlers): AsyncGenerator<void> {
     const entry = this.entries.get(name);
     if (!entry) throw notWorkbook();
-    const parser = new SaxesParser<{ xmlns: false; position: false }>({ xmlns: false, position: false });
-    // Where the last element or text ended: a text or tag is held by the parser until it ends, so it is bounded here.
-    let lastEnd = 0;
-    const ended = () => {
-      lastEnd = parser.position;
-    };
-    parser.on('opentag', (tag: SaxesTagPlain) => {
-      ended();
-      // Most elements of a sheet (every cell) have no prefixed attribute: their own object is handed on as it is.
-      let attributes = tag.attributes as Record<string, string>;
-      for (const key in attributes) {
-        if (!key.includes(':')) continue;
-        attributes = {};
-        for (const [name, value] of Object.entries(tag.attributes)) attributes[local(name)] = value;
-        break;
-      }
-      const name = local(tag.name);
-      handlers.open?.(name, attributes);
-      if (tag.isSelfClosing) handlers.close?.(name);
-    });
-    parser.on('closetag', (tag: SaxesTagPlain) => {
-      ended();
-      if (!tag.isSelfClosing) handlers.close?.(local(tag.name));
-    });
-    parser.on('text', (text) => {
-      ended();
-      handlers.text?.(text);
-    });
-    parser.on('cdata', (text) => {
-      ended();
-      handlers.text?.(text);
-    });
-    parser.on('comment', ended);
-    parser.on('processinginstruction', ended);
-    parser.on('xmldecl', ended);
-    // No part of a workbook has a document type; one could only bring entity tricks.
-    parser.on('doctype', () => {
-      throw notWorkbook();
-    });
+    const tokens = new XmlTokenizer(handlers, MAX_TOKEN_CHARS);
     const decoder = new TextDecoder('utf-8', { fatal: true });
     try {
       for await (const chunk of entryChunks(this.bytes, entry, this.limits)) {
@@ -240,16 +193,16 @@ class PartReader {
             true,
           );
         }
-        parser.write(decoder.decode(chunk, { stream: true }));
-        if (parser.position - lastEnd > MAX_TOKEN_CHARS) throw notWorkbookText(name);
+        tokens.write(decoder.decode(chunk, { stream: true }));
         yield;
         await yieldToOthers();
       }
-      parser.write(decoder.decode());
-      parser.close();
+      tokens.write(decoder.decode());
+      tokens.close();
       yield;
     } catch (error) {
       if (error instanceof UnreadableTable) throw error;
+      if (error instanceof XmlRefused && error.code === 'tokenTooLong') throw notWorkbookText(name);
       throw notWorkbook();
     }
   }
