@@ -23,7 +23,8 @@ import {
   inlineParams,
   referenceCellSql,
 } from './export-sql.ts';
-import { sheetName, writeXlsx, xlsxCellText } from './xlsx-writer.ts';
+import { CopyRowsXml } from './xlsx-copy-rows.ts';
+import { columnLetters, sheetName, writeXlsx, writeXlsxXml, xlsxCellText } from './xlsx-writer.ts';
 
 export const exportContentTypes: Record<ExportFormat, string> = {
   csv: 'text/csv; charset=utf-8',
@@ -204,8 +205,19 @@ export function exportStream(
     return Readable.from(lines(), { objectMode: false });
   }
   if (engine === 'sql') {
-    // XLSX: the same text cells, typed by their column's kind (in place: a page's rows are ours), into our writer.
+    // XLSX: the same text cells, typed by their column's kind, into our writer.
     const kinds = columns.map((c) => c.kind);
+    const statement =
+      database.kind === 'postgres' ? inlineParams(exportCellsSql(entity, query, scope, cellsSql)) : undefined;
+    const out = new PassThrough();
+    const sheet = { name: entity.labelPlural, headings };
+    const failed = (error: unknown) => out.destroy(error as Error);
+    if (statement !== undefined) {
+      // COPY's bytes made into the sheet's XML as they come (xlsx-copy-rows.ts), when the statement can be a COPY.
+      writeXlsxXml(out, sheet, copyXml(database, statement, kinds, options.onRows)).catch(failed);
+      return out;
+    }
+    // Else keyset pages of text cells, typed in place (a page's rows are ours).
     const typed = (row: (string | null)[]): Cell[] => {
       const cells: Cell[] = row;
       for (let i = 0; i < row.length; i++) {
@@ -216,21 +228,13 @@ export function exportStream(
       }
       return cells;
     };
-    // Read as the CSV is: COPY's rows (in its text format) when the statement can be a COPY, else keyset pages.
-    const statement =
-      database.kind === 'postgres' ? inlineParams(exportCellsSql(entity, query, scope, cellsSql)) : undefined;
-    const source =
-      statement !== undefined ? copyPages(database, statement) : textPages(database, entity, query, scope, cellsSql);
     const pages = async function* () {
-      for await (const page of source) {
+      for await (const page of textPages(database, entity, query, scope, cellsSql)) {
         yield page.map(typed);
         options.onRows?.(page.length);
       }
     };
-    const out = new PassThrough();
-    writeXlsx(out, { name: entity.labelPlural, headings }, pages()).catch((error: unknown) =>
-      out.destroy(error as Error),
-    );
+    writeXlsx(out, sheet, pages()).catch(failed);
     return out;
   }
   // The reference engine: the rows' JSON formatted in Node, written by csv-stringify or exceljs.
@@ -298,48 +302,33 @@ async function* textPages(
   }
 }
 
-/** `COPY`'s text format escapes, as it writes them (never octal or hex). */
-const copyEscapes: Record<string, string> = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v' };
-
-/** A field of `COPY`'s text format: `\N` is null, a backslash escapes the character after it. */
-function copyField(field: string): string | null {
-  if (field === '\\N') return null;
-  return field.includes('\\') ? field.replace(/\\(.)/gs, (_, c: string) => copyEscapes[c] ?? c) : field;
-}
+/**
+ * An export's `COPY` reads every row it matches, in the list's order. Its statement is costed for every
+ * row, so JIT would compile its expressions for seconds (7.7 s of the 13.7 s a 100,000-row export of
+ * companies took). And with cheap cells (XLSX's, or CSV's of numbers) PostgreSQL reads a whole table in
+ * the order of a sort index, a random heap read a row: at 1,000,000 companies, 3.7 s against 1.3 s for a
+ * scan and a sort (in parallel workers) of the same rows. A filter an index serves still uses it, as a
+ * bitmap scan (see docs/decisions/0046).
+ */
+const COPY_SETTINGS = 'set jit = off; set enable_indexscan = off';
+const COPY_SETTINGS_RESET = 'reset jit; reset enable_indexscan';
 
 /**
- * The rows of `COPY (statement) TO STDOUT` (text format: a line a row, tabs
- * between fields, every newline, tab and backslash in a value escaped), about
- * PAGE_ROWS at a time, on a pooled connection. The copy stream is read only
- * as the pages are asked for (it reads the socket no faster), so the
- * download's speed is the statement's. Leaving the pages early (the download
- * stopped) or failing cancels the statement and closes the connection rather
- * than giving it back mid-copy, as the CSV's copy does.
+ * The bytes of `COPY (statement) TO STDOUT` in its text format, on a pooled
+ * connection. The copy stream is read only as the chunks are asked for (it
+ * reads the socket no faster), so the download's speed is the statement's.
+ * Leaving early (the download stopped) or failing cancels the statement and
+ * closes the connection rather than giving it back mid-copy, as the CSV's
+ * copy does.
  */
-async function* copyPages(database: Database, statement: string): AsyncGenerator<(string | null)[][]> {
+async function* copyChunks(database: Database, statement: string): AsyncGenerator<Buffer> {
   const pool = (database.db as unknown as { $client: pg.Pool }).$client;
   const client = await pool.connect();
   let clean = false;
   try {
-    // As for the CSV's COPY: the statement is costed for every row, and JIT would compile for seconds.
-    await client.query('set jit = off');
-    let carry: Buffer | undefined;
-    let lines: string[] = [];
-    for await (const chunk of client.query(copyTo(`COPY (${statement}) TO STDOUT`)) as AsyncIterable<Buffer>) {
-      const bytes = carry ? Buffer.concat([carry, chunk]) : chunk;
-      // Whole lines only: a row's UTF-8 never holds a newline byte but its own end.
-      const end = bytes.lastIndexOf(10);
-      carry = end + 1 < bytes.length ? bytes.subarray(end + 1) : undefined;
-      if (end < 0) continue;
-      lines = lines.concat(bytes.toString('utf8', 0, end).split('\n'));
-      if (lines.length >= PAGE_ROWS) {
-        yield lines.map((line) => line.split('\t').map(copyField));
-        lines = [];
-      }
-    }
-    if (carry) throw new Error('COPY ended inside a row');
-    if (lines.length > 0) yield lines.map((line) => line.split('\t').map(copyField));
-    await client.query('reset jit');
+    await client.query(COPY_SETTINGS);
+    yield* client.query(copyTo(`COPY (${statement}) TO STDOUT`)) as AsyncIterable<Buffer>;
+    await client.query(COPY_SETTINGS_RESET);
     clean = true;
   } finally {
     if (!clean) {
@@ -349,6 +338,31 @@ async function* copyPages(database: Database, statement: string): AsyncGenerator
     }
     client.release(clean ? undefined : new Error('Export stopped before its end'));
   }
+}
+
+/** The sheet's rows of `COPY (statement) TO STDOUT`, as XML pages; `onRows(n)`: n more rows made. */
+async function* copyXml(
+  database: Database,
+  statement: string,
+  kinds: readonly ExportColumn['kind'][],
+  onRows?: (rows: number) => void,
+): AsyncGenerator<Buffer> {
+  const rows = new CopyRowsXml(
+    kinds,
+    kinds.map((_, i) => columnLetters(i)),
+  );
+  let counted = 0;
+  const page = () => {
+    onRows?.(rows.rows - counted);
+    counted = rows.rows;
+    return rows.take();
+  };
+  for await (const chunk of copyChunks(database, statement)) {
+    rows.push(chunk);
+    if (rows.full) yield page();
+  }
+  rows.end();
+  yield page();
 }
 
 /**
@@ -368,11 +382,9 @@ function copyCsv(database: Database, statement: string, heading: string): Readab
     try {
       if (out.destroyed) return;
       clean = false;
-      // The statement's estimated cost is that of every row: PostgreSQL would JIT-compile its
-      // expressions first, 7.7 s of the 13.7 s a 100,000-row export of companies took.
-      await client.query('set jit = off');
+      await client.query(COPY_SETTINGS);
       await pipeline(client.query(copyTo(`COPY (${statement}) TO STDOUT WITH (FORMAT csv)`)), out);
-      await client.query('reset jit');
+      await client.query(COPY_SETTINGS_RESET);
       clean = true;
     } catch (error) {
       if (!out.destroyed) out.destroy(error as Error);
