@@ -95,6 +95,134 @@ describe('dates', () => {
     }
   });
 
+  it('reads Greek and Cyrillic month names, long, short and as dates write them, case and accents ignored', () => {
+    for (const [text, iso] of [
+      ['31 декабря 2004', '2004-12-31'],
+      ['31 декабря 2004 г.', '2004-12-31'],
+      ['31 дек. 2004', '2004-12-31'],
+      ['31 дек. 2004 г.', '2004-12-31'],
+      ['1 мая 2005', '2005-05-01'],
+      ['1 МАЙ 2005г.', '2005-05-01'],
+      ['31 Декабрь 2004', '2004-12-31'],
+      ['31 грудня 2004 р.', '2004-12-31'],
+      ['1 лют. 2005 р.', '2005-02-01'],
+      ['30 листопада 2004', '2004-11-30'],
+      ['31 декември 2004 г.', '2004-12-31'],
+      ['31. децембар 2004.', '2004-12-31'],
+      ['31 снежня 2004 г.', '2004-12-31'],
+      ['30 ное. 2004 г.', '2004-11-30'],
+      ['31 Δεκεμβρίου 2004', '2004-12-31'],
+      ['31 ΔΕΚΕΜΒΡΙΟΥ 2004', '2004-12-31'],
+      ['31 Δεκέμβριος 2004', '2004-12-31'],
+      ['31 ΔΕΚΈΜΒΡΙΟΣ 2004', '2004-12-31'],
+      ['31 δεκεμβριοσ 2004', '2004-12-31'],
+      ['31 ΔΕΚ 2004', '2004-12-31'],
+      ['31 δεκ. 2004', '2004-12-31'],
+      ['1 Μαΐου 2005', '2005-05-01'],
+      ['1 ΜΑΪΟΥ 2005', '2005-05-01'],
+      ['1 Μαΐ 2005', '2005-05-01'],
+      ['Δεκ 31, 2004', '2004-12-31'],
+      ['31 декабря 2004 г. 14:30', '2004-12-31'],
+      ['29 февраля 2004', '2004-02-29'],
+    ]) {
+      expect(readDate(text as string, monthFirst), text).toBe(iso);
+    }
+    for (const text of [
+      // No such day.
+      '31 февраля 2004',
+      '29 февраля 2005',
+      '31 Νοεμβρίου 2004',
+      // Scripts and languages not read: Georgian, Armenian, Kazakh; Cyrillic letters that only look like "Dec".
+      '31 დეკემბერი 2004',
+      '31 դեկտեմբերի 2004',
+      '31 желтоқсан 2004',
+      '31 Dес 2004',
+      // After the year, only what Intl writes there (г., р.).
+      '31 декабря 2004 года',
+      '31 Dec 2004 foo',
+    ]) {
+      expect(problem(readDate(text, monthFirst)), text).toMatch(/^Expected a date such as/);
+    }
+  });
+
+  it('reads Hungarian dates, the year first: 2004. december 31.', () => {
+    for (const [text, iso] of [
+      ['2004. december 31.', '2004-12-31'],
+      ['2004. dec. 31.', '2004-12-31'],
+      ['2005. január 1.', '2005-01-01'],
+      ['2005. márc. 15.', '2005-03-15'],
+      ['2004. SZEPT. 30', '2004-09-30'],
+      ['2004. december 31. 14:30', '2004-12-31'],
+      ['2004-Dec-31', '2004-12-31'],
+      ['2004 Dec 31', '2004-12-31'],
+    ]) {
+      expect(readDate(text as string, monthFirst), text).toBe(iso);
+    }
+    for (const text of ['2005. febr. 29.', '2004. dec. 32.', '2004. foo 31.', '2004. dec.', '2004. dec 31 12']) {
+      expect(problem(readDate(text, monthFirst)), text).toMatch(/^Expected a date such as/);
+    }
+  });
+
+  it("reads Catalan dates, with de and d’ (or d') before the month", () => {
+    for (const [text, iso] of [
+      ['31 d’octubre de 2004', '2004-10-31'],
+      ["31 d'octubre de 2004", '2004-10-31'],
+      ['1 d’abril de 2005', '2005-04-01'],
+      ['15 d’ag. de 2004', '2004-08-15'],
+      ['30 de setembre de 2004', '2004-09-30'],
+      ['31 de desembre del 2004', '2004-12-31'],
+      ['31 de des. 2004', '2004-12-31'],
+      ['1 de gener de 2005', '2005-01-01'],
+      ['31 D’OCTUBRE DE 2004', '2004-10-31'],
+    ]) {
+      expect(readDate(text as string, monthFirst), text).toBe(iso);
+    }
+    // d’ joins the name it comes before, never the year; and September has no 31st.
+    for (const text of ['31 d’foo de 2004', '31 d’octubre d’2004', '31 d’ octubre de 2004', '31 de setembre de 2004']) {
+      expect(problem(readDate(text, monthFirst)), text).toMatch(/^Expected a date such as/);
+    }
+  });
+
+  it('reads a day written as an ordinal when its mark fits the day', () => {
+    for (const [text, iso] of [
+      ['1º de enero de 2004', '2004-01-01'],
+      ['1.º de enero de 2004', '2004-01-01'],
+      ['1° de enero de 2004', '2004-01-01'],
+      ['1º de janeiro de 2004', '2004-01-01'],
+      ['1º gennaio 2004', '2004-01-01'],
+      ['1er janvier 2004', '2004-01-01'],
+      ['1st January 2004', '2004-01-01'],
+      ['2nd January 2004', '2004-01-02'],
+      ['3rd March 2004', '2004-03-03'],
+      ['4th July 2004', '2004-07-04'],
+      ['11th Nov 2004', '2004-11-11'],
+      ['12th Dec 2004', '2004-12-12'],
+      ['13th Dec 2004', '2004-12-13'],
+      ['21st Dec 2004', '2004-12-21'],
+      ['22nd Dec 2004', '2004-12-22'],
+      ['23RD DEC 2004', '2004-12-23'],
+      ['31st December 2004', '2004-12-31'],
+      ['January 1st, 2004', '2004-01-01'],
+      ['Feb 2nd, 2004', '2004-02-02'],
+      ['March 3RD, 2004', '2004-03-03'],
+    ]) {
+      expect(readDate(text as string, monthFirst), text).toBe(iso);
+    }
+    for (const text of [
+      '2st January 2004',
+      '11st January 2004',
+      '1th January 2004',
+      'January 2st, 2004',
+      'January 12nd, 2004',
+      // French, Spanish and Portuguese write only the first day as an ordinal.
+      '2er janvier 2004',
+      '2º de enero de 2004',
+      '31st February 2004',
+    ]) {
+      expect(problem(readDate(text, monthFirst)), text).toMatch(/^Expected a date such as/);
+    }
+  });
+
   it('has no month name that names two months in the languages read', () => {
     const { months, clashes } = monthIndex(MONTH_NAME_LANGUAGES);
     expect(clashes).toEqual([]);
@@ -111,6 +239,12 @@ describe('dates', () => {
     expect(withCroatian.clashes).toEqual(expect.arrayContaining(['listopad', 'lis', 'lip', 'srp']));
     expect(withCroatian.months.has('listopad')).toBe(false);
     expect(withCroatian.months.get('grudnia')).toBe(12);
+    // Ukrainian listopad is written in Cyrillic: no clash, November.
+    expect(withCroatian.months.get('листопад')).toBe(11);
+    // Greek's standalone name (with a year), as a date writes it (alone) and short, its final sigma folded.
+    expect(monthNamesOf('el')[11]).toEqual(['δεκεμβριου', 'δεκεμβριοσ', 'δεκ']);
+    // Catalan's without the preposition its dates put before them.
+    expect(monthNamesOf('ca')[9]).toEqual(['octubre', 'oct']);
   });
 
   it('reads numeric dates with the year last in the order of their column', () => {

@@ -3,8 +3,10 @@ import type { Cell } from './field-type-module.ts';
 /**
  * Dates and numbers as spreadsheets and data providers write them in a file's
  * cells: `2004-12-31`, `Dec 31, 2004`, `31 Dec 2004`, `31-Dec-04`,
- * `31. Dezember 2004`, `31 de diciembre de 2004` (month names of the
- * languages of MONTH_NAME_LANGUAGES), `12/31/2004`, `31.12.2004`;
+ * `31. Dezember 2004`, `31 de diciembre de 2004`, `31 d’octubre de 2004`,
+ * `31 декабря 2004 г.`, `31 Δεκεμβρίου 2004`, `2004. december 31.`,
+ * `1st January 2004`, `1.º de enero de 2004` (month names of the languages
+ * of MONTH_NAME_LANGUAGES), `12/31/2004`, `31.12.2004`;
  * `3,421.567`, `3 421,567`, `3.421,567`,
  * `(1,200)`, `$1,200`, `12.5%`. What a cell alone cannot tell (is `03/04/2005`
  * the 3rd of April or March the 4th; is `3,421` three thousand or three) is
@@ -46,15 +48,24 @@ export class CellProblem {
   constructor(readonly message: string) {}
 }
 
-/** Lower case, accents (and the Turkish dotless i) and a final dot dropped: "Déc." → "dec", "Aralık" → "aralik". */
+/**
+ * Lower case, accents (and the Turkish dotless i) and a final dot dropped: "Déc." → "dec", "Aralık" → "aralik",
+ * "ΔΕΚ." → "δεκ", "Μαΐου" → "μαιου", "Май" → "маи". Lower case whatever the server's locale (toLocaleLowerCase
+ * on a Turkish server reads "APRIL" as "aprıl"); Greek's final ς as σ, since tools differ on what a final capital
+ * Σ lowers to ("Δεκέμβριος", "ΔΕΚΕΜΒΡΙΟΣ" and "δεκεμβριοσ" are one name).
+ */
 const fold = (text: string) =>
-  text.normalize('NFKD').replace(/\p{M}/gu, '').replace(/ı/g, 'i').toLowerCase().replace(/\.$/, '');
+  text.normalize('NFKD').replace(/\p{M}/gu, '').replace(/ı/g, 'i').toLowerCase().replace(/ς/g, 'σ').replace(/\.$/, '');
 
 /**
  * The languages whose month names a date may be written with, as the
- * platform's Intl (CLDR) data names them. Croatian is left out: its lipanj,
- * srpanj and listopad (June, July, October) clash with Polish and Czech lip,
- * srp and listopad (July, August, November).
+ * platform's Intl (CLDR) data names them: Latin scripts, then Greek and the
+ * Cyrillic languages whose dates are written day first (Serbian in its
+ * Cyrillic script; Kazakh writes the year first, `2004 ж. 31 желтоқсан`, a
+ * shape not read). Croatian is left out: its lipanj, srpanj and listopad
+ * (June, July, October) clash with Polish and Czech lip, srp and listopad
+ * (July, August, November). Greek and Cyrillic names clash with none (a test
+ * checks it): Cyrillic listopad (Ukrainian November) is not the Latin one.
  */
 export const MONTH_NAME_LANGUAGES = [
   'en',
@@ -73,24 +84,56 @@ export const MONTH_NAME_LANGUAGES = [
   'ro',
   'tr',
   'id',
+  'hu',
+  'ca',
+  'el',
+  'ru',
+  'uk',
+  'bg',
+  'sr-Cyrl',
+  'be',
+  'mk',
 ] as const;
+
+/** The preposition Catalan's dates put before a month's name (`de desembre`, `d’octubre`): no part of the name. */
+const MONTH_PREPOSITION = /^(?:de\s+|d[’'])/;
 
 /**
  * A language's names of each month (January first), folded: long and short,
- * standalone and as a date writes them (Polish grudzień, grudnia; German
- * Dezember, Dez.). Names that are not letters only (Czech's short `12.`) are
- * left out.
+ * standalone and as a date writes them (Polish grudzień, grudnia; Russian
+ * декабрь, декабря, дек.; German Dezember, Dez.), without Catalan's
+ * preposition (`de desembre` is desembre). With a year as well as alone:
+ * Intl names Greek's month alone as a date writes it (Δεκεμβρίου), with a
+ * year standalone (Δεκέμβριος). Names that are not letters only (Czech's
+ * short `12.`, Bulgarian's `12`) are left out.
  */
 export function monthNamesOf(language: string): string[][] {
+  const shapes = [{}, { day: 'numeric' }, { year: 'numeric' }] as const;
   const formats = (['long', 'short'] as const).flatMap((month) =>
-    [{ month }, { day: 'numeric', month } as const].map(
-      (options) => new Intl.DateTimeFormat(language, { ...options, timeZone: 'UTC' }),
-    ),
+    shapes.map((shape) => new Intl.DateTimeFormat(language, { ...shape, month, timeZone: 'UTC' })),
   );
   return Array.from({ length: 12 }, (_, month) => {
     const date = new Date(Date.UTC(2004, month, 15));
     const names = formats.map((format) => format.formatToParts(date).find((part) => part.type === 'month')?.value);
-    return [...new Set(names.map((name) => fold(name ?? '')))].filter((name) => /^\p{L}+$/u.test(name));
+    const folded = names.map((name) => fold(name ?? '').replace(MONTH_PREPOSITION, ''));
+    return [...new Set(folded)].filter((name) => /^\p{L}+$/u.test(name));
+  });
+}
+
+/**
+ * What a language writes after a date's year, folded, when it is a word:
+ * Russian, Bulgarian, Belarusian and Macedonian `г.` (31 декабря 2004 г.),
+ * Ukrainian `р.`; as Intl writes long and medium dates.
+ */
+function yearMarksOf(language: string): string[] {
+  return (['long', 'medium'] as const).flatMap((dateStyle) => {
+    const parts = new Intl.DateTimeFormat(language, { dateStyle, timeZone: 'UTC' }).formatToParts(
+      new Date(Date.UTC(2004, 11, 31)),
+    );
+    const year = parts.findIndex((part) => part.type === 'year');
+    const after = year >= 0 ? parts[year + 1] : undefined;
+    const mark = after?.type === 'literal' ? fold(after.value.trim()) : '';
+    return /^\p{L}+$/u.test(mark) ? [mark] : [];
   });
 }
 
@@ -114,12 +157,16 @@ export function monthIndex(languages: readonly string[]): { months: Map<string, 
   return { months, clashes: [...clashes] };
 }
 
-/** The month names read in dates, built on first use (the web app loads this module without reading a date). */
-let monthNames: ReadonlyMap<string, number> | undefined;
-const monthNumber = (text: string) => {
-  monthNames ??= monthIndex(MONTH_NAME_LANGUAGES).months;
-  return monthNames.get(fold(text));
+/** The words read in dates, built on first use (the web app loads this module without reading a date). */
+let dateWords: { months: ReadonlyMap<string, number>; yearMarks: ReadonlySet<string> } | undefined;
+const words = () => {
+  dateWords ??= {
+    months: monthIndex(MONTH_NAME_LANGUAGES).months,
+    yearMarks: new Set(MONTH_NAME_LANGUAGES.flatMap(yearMarksOf)),
+  };
+  return dateWords;
 };
+const monthNumber = (text: string) => words().months.get(fold(text));
 
 /**
  * The longest text read as a date (`31 décembre 2004 00:00:00.000 +00:00` is 36): longer text is no date, and is
@@ -155,10 +202,31 @@ function dateText(text: string): string | undefined {
 }
 const YEAR_FIRST = /^(\d{4})([-/.])(\d{1,2})\2(\d{1,2})$/;
 const YEAR_LAST = /^(\d{1,2})([-/.])(\d{1,2})\2(\d{4}|\d{2})$/;
-const MONTH_FIRST = /^(\p{L}+\.?)\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})$/u;
-/** The day, the month's name, the year: `31 Dec 2004`, `31-Dec-04`, `1er janvier 2005`, `31. Dez. 2004`, and `31 de diciembre (del) 2004` as Spanish and Portuguese write it. */
+/** The month's name, the day (`1st`), the year: `Dec 31, 2004`, `January 1st, 2004`. */
+const MONTH_FIRST = /^(\p{L}+\.?)\s+(\d{1,2})(st|nd|rd|th)?,?\s+(\d{4})$/iu;
+/**
+ * The day (with an ordinal mark: `1st`, `1er`, `1º`, `1.º`), the month's name, the year, then what a language
+ * writes after the year (`г.`, `р.`: yearMarksOf) or a dot: `31 Dec 2004`, `31-Dec-04`, `1er janvier 2005`,
+ * `31. Dez. 2004`, `31 de diciembre (del) 2004` as Spanish, Portuguese and Catalan write it, Catalan's
+ * `31 d’octubre de 2004`, `31 дек. 2004 г.`, Serbian's `31. децембар 2004.`.
+ */
 const DAY_FIRST =
-  /^(\d{1,2})(?:er)?(?:\s+de\s+|\s+|[-/.\s]\s*)(\p{L}+\.?)(?:\s+del?\s+|,?\s+|[-/.]\s*)(\d{4}|\d{2})$/iu;
+  /^(\d{1,2})(st|nd|rd|th|er|\.?[ºª°])?(?:\s+de\s+|\s+d[’']|\s+|[-/.\s]\s*)(\p{L}+\.?)(?:\s+del?\s+|,?\s+|[-/.]\s*)(\d{4}|\d{2})(?:\s*(\p{L}+)\.?)?\.?$/iu;
+/** Year, month's name, day, as Hungarian writes them (`2004. december 31.`, `2004. dec. 31.`); `2004-Dec-31`. */
+const YEAR_FIRST_NAMED = /^(\d{4})(?:\.\s*|\s+|-)(\p{L}+\.?)(?:\s+|-)(\d{1,2})\.?$/u;
+
+/** English ordinal marks of a day by its last digit (1st, 2nd, 3rd, 4th); 11th to 13th are th. */
+const ENGLISH_ORDINALS = ['th', 'st', 'nd', 'rd'];
+/** Ordinal marks of the first day only: French 1er; Spanish, Portuguese, Italian 1º, 1.º, 1ª, and 1° as often typed. */
+const FIRST_DAY_MARKS = new Set(['er', 'º', '.º', 'ª', '.ª', '°', '.°']);
+
+/** Whether a day's ordinal mark fits it: any day in English (a 2nd, no 2st), only the first in French and Spanish. */
+function ordinalFits(day: number, mark: string | undefined): boolean {
+  if (mark === undefined) return true;
+  const lower = mark.toLowerCase();
+  if (FIRST_DAY_MARKS.has(lower)) return day === 1;
+  return lower === (day > 10 && day < 14 ? 'th' : (ENGLISH_ORDINALS[day % 10] ?? 'th'));
+}
 
 /**
  * A two-digit year as spreadsheets read one (Excel's and LibreOffice's
@@ -178,6 +246,16 @@ function isoDay(year: number, month: number, day: number): string | undefined {
   const last = new Date(Date.UTC(year, month, 0)).getUTCDate();
   if (day > last) return undefined;
   return `${String(year).padStart(4, '0')}-${pad(month)}-${pad(day)}`;
+}
+
+/**
+ * A date written with its month's name, as YYYY-MM-DD; undefined when the name is no month's, the day does not
+ * exist or its ordinal mark does not fit it.
+ */
+function namedDay(year: string, name: string, day: string, mark?: string): string | undefined {
+  const month = monthNumber(name);
+  if (month === undefined || !ordinalFits(Number(day), mark)) return undefined;
+  return isoDay(fullYear(year), month, Number(day));
 }
 
 /** A date written with numbers, the year last: its two leading parts (the order is the column's). */
@@ -219,13 +297,19 @@ export function readDate(text: string, format?: ColumnFormat | null): string | C
   }
   const monthFirst = MONTH_FIRST.exec(trimmed);
   if (monthFirst) {
-    const month = monthNumber(monthFirst[1] as string);
-    return month ? (isoDay(Number(monthFirst[3]), month, Number(monthFirst[2])) ?? unreadable) : unreadable;
+    const [, name = '', day = '', mark, year = ''] = monthFirst;
+    return namedDay(year, name, day, mark) ?? unreadable;
   }
   const dayFirst = DAY_FIRST.exec(trimmed);
   if (dayFirst) {
-    const month = monthNumber(dayFirst[2] as string);
-    return month ? (isoDay(fullYear(dayFirst[3] as string), month, Number(dayFirst[1])) ?? unreadable) : unreadable;
+    const [, day = '', mark, name = '', year = '', yearWord] = dayFirst;
+    if (yearWord !== undefined && !words().yearMarks.has(fold(yearWord))) return unreadable;
+    return namedDay(year, name, day, mark) ?? unreadable;
+  }
+  const yearFirstNamed = YEAR_FIRST_NAMED.exec(trimmed);
+  if (yearFirstNamed) {
+    const [, year = '', name = '', day = ''] = yearFirstNamed;
+    return namedDay(year, name, day) ?? unreadable;
   }
   return unreadable;
 }
