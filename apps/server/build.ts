@@ -1,6 +1,8 @@
 /**
  * `npm run build -w apps/server`: the server as `npm start` runs it, one
- * JavaScript file per entry point in dist/ (docs/decisions/0037).
+ * JavaScript file per entry point in dist/ (docs/decisions/0037), and the
+ * chunks esbuild splits out: what the entries share, and what is imported
+ * only by `import()`.
  *
  * Our own code (this package and @data-platform/shared) is bundled and its
  * types stripped by esbuild; the packages we depend on stay imports, read
@@ -14,14 +16,19 @@
  * the tests' global set-up runs it too: a server process in a test runs what
  * `npm start` runs, built from the source as it is.
  */
-import { cp, readFile } from 'node:fs/promises';
+import { cp, readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
-/** Where the bundles go; every file there is rewritten by each build, none removed (a running server may read them). */
+/**
+ * Where the bundles go; every file there is rewritten by each build, and only the chunks an earlier build wrote
+ * and this one did not are removed (a running server imports its seed's chunks at its start).
+ */
 const serverDist = path.join(root, 'dist');
+/** The name of a chunk esbuild writes (`[name]-[hash]`: `load-SHNPN224.js`, `chunk-3QJM7LRF.js`). */
+const CHUNK = /^[\w-]+-[A-Z0-9]{8}\.js$/;
 
 export async function buildServer(): Promise<void> {
   const manifest = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as {
@@ -31,7 +38,7 @@ export async function buildServer(): Promise<void> {
   const external = Object.keys(manifest.dependencies)
     .filter((name) => !name.startsWith('@data-platform/'))
     .flatMap((name) => [name, `${name}/*`]);
-  await build({
+  const result = await build({
     entryPoints: { main: path.join(root, 'src/main.ts'), 'admin-reset': path.join(root, 'src/admin-reset.ts') },
     outdir: serverDist,
     bundle: true,
@@ -39,8 +46,22 @@ export async function buildServer(): Promise<void> {
     format: 'esm',
     target: 'node20.19',
     external,
+    // Modules imported only by `import()` (the demo seed, with faker and the cities it draws) in chunks of their own,
+    // loaded when imported: in one bundle their packages were imported at start, 40 MB the server held for nothing.
+    // Beside the entries (code in a chunk reads the migrations and the password list beside itself).
+    splitting: true,
+    chunkNames: '[name]-[hash]',
+    metafile: true,
+    // The metafile's paths are relative to it, whatever directory the build is run from.
+    absWorkingDir: root,
     logLevel: 'warning',
   });
+  // Chunks of earlier builds: a chunk's name changes with its content.
+  const written = new Set(Object.keys(result.metafile.outputs).map((file) => path.resolve(root, file)));
+  for (const file of await readdir(serverDist)) {
+    const full = path.join(serverDist, file);
+    if (CHUNK.test(file) && !written.has(full)) await rm(full, { force: true });
+  }
   // The entry `npm start` runs: not bundled, so that it sets the heap's growth before main.js loads anything.
   await build({
     entryPoints: [path.join(root, 'src/start.ts')],
