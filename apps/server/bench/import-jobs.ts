@@ -3,7 +3,7 @@
  * server's peak memory, and how list requests from another user fare meanwhile.
  *
  *   node --import tsx bench/import-jobs.ts [--rows 1000] [--format csv|xlsx] [--mode allOrNothing|skipBadRows]
- *     [--interval 100] [--server-root <dir>] [--copy-first]
+ *     [--interval 100] [--server-root <dir>] [--copy-first] [--warm N]
  *
  * Starts the server (as `npm start` runs it) as a child process on a fresh PGlite data directory
  * (or DATABASE_URL's server: use a scratch database), with MAX_UPLOAD_BYTES
@@ -18,7 +18,8 @@
  * file's values into the same table (`copySeconds`), and of the rows as the job stores them, who created
  * them included (`copyAsStoredSeconds`), for the ratios; with `--copy-first`, also before the job, `COPY` of
  * the file's values into the table as the job finds it (`copyFirstSeconds`), rolled back and vacuumed away
- * before the job starts.
+ * before the job starts. With `--warm N`, N jobs of as many other companies run first in the same server
+ * (`warmUpSeconds`): the measured job then runs compiled code, as in a server that has imported before.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -38,6 +39,8 @@ const { values } = parseArgs({
     mode: { type: 'string', default: 'allOrNothing' },
     // Between one list request of the other user (and a read of the job) and the next: a user paging, not a loop.
     interval: { type: 'string', default: '100' },
+    // Import jobs of as many other companies before the measured one, in the same server (`warmUpSeconds`).
+    warm: { type: 'string', default: '0' },
     // Also time COPY of the file's values before the job, into the tables as the job finds them (`copyFirstSeconds`).
     'copy-first': { type: 'boolean', default: false },
     // The server package run: this one, or a worktree of an older commit to compare with.
@@ -55,9 +58,9 @@ const serverNodeArgs = (process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(B
 const countries = ['FR', 'DE', 'United States', 'gb', 'Spain'];
 const sectors = ['software', 'Software', 'Health care', 'healthcare', 'Other'];
 
-function cellsOf(i: number): (string | number)[] {
+function cellsOf(i: number, first = 0): (string | number)[] {
   return [
-    `Bench job company ${i}`,
+    `Bench job company ${first + i}`,
     `City ${i % 100}`,
     countries[i % 5] as string,
     1000 + i,
@@ -70,16 +73,17 @@ function cellsOf(i: number): (string | number)[] {
 const sectorLabel = `Sector ${Date.now().toString(36)}`;
 const headings = ['Name', 'City', 'Country', 'Revenue', 'Revenue currency', 'Tags', sectorLabel];
 
-async function fileOf(format: string): Promise<{ name: string; bytes: Buffer }> {
+/** The file of `rows` companies, named from `first` on (a warm-up's file names other companies than the measured one). */
+async function fileOf(format: string, first = 0): Promise<{ name: string; bytes: Buffer }> {
   if (format === 'xlsx') {
     const workbook = new ExcelJS.Workbook();
     const sheet = workbook.addWorksheet('Companies');
     sheet.addRow(headings);
-    for (let i = 0; i < rows; i++) sheet.addRow(cellsOf(i));
+    for (let i = 0; i < rows; i++) sheet.addRow(cellsOf(i, first));
     return { name: 'bench.xlsx', bytes: Buffer.from(await workbook.xlsx.writeBuffer()) };
   }
   const lines = [headings.join(',')];
-  for (let i = 0; i < rows; i++) lines.push(cellsOf(i).join(','));
+  for (let i = 0; i < rows; i++) lines.push(cellsOf(i, first).join(','));
   return { name: 'bench.csv', bytes: Buffer.from(`${lines.join('\r\n')}\r\n`) };
 }
 
@@ -197,48 +201,60 @@ try {
   if (!custom.ok) throw new Error(`Custom field: ${custom.status} ${await custom.text()}`);
   const { key } = (await custom.json()) as { key: string };
   const copyFirst = values['copy-first'] ? await copyFirstSeconds(key) : null;
-  const file = await fileOf(values.format as string);
-  const form = new FormData();
-  form.append('file', new Blob([file.bytes]), file.name);
-  const uploadStarted = performance.now();
-  const uploaded = await fetch(`${server.url}/api/v1/imports/uploads?entity=companies`, {
-    method: 'POST',
-    headers: auth,
-    body: form,
-  });
-  const preview = (await uploaded.json()) as ImportPreview;
-  if (uploaded.status !== 201) throw new Error(`Upload: ${uploaded.status} ${JSON.stringify(preview)}`);
-  const uploadSeconds = (performance.now() - uploadStarted) / 1000;
-  const valueMapping = Object.fromEntries(
-    preview.picklists.map((p) => [p.field, Object.fromEntries(p.values.map((v) => [v.value, v.option]))]),
-  );
-  const started = performance.now();
-  const start = await fetch(`${server.url}/api/v1/imports`, {
-    method: 'POST',
-    headers: { ...auth, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      entity: 'companies',
-      uploadId: preview.uploadId,
-      mapping: preview.columns.map((c) => c.target),
-      values: valueMapping,
-      mode: values.mode,
-    }),
-  });
-  let job = (await start.json()) as ImportJob;
-  if (start.status !== 202) throw new Error(`Start: ${start.status} ${JSON.stringify(job)}`);
-  const latencies: number[] = [];
-  /** When the job was first seen writing: an all-or-nothing job checks every row before (to the next poll). */
-  let writingSeen: number | null = null;
-  while (!['succeeded', 'failed', 'cancelled', 'rolledBack'].includes(job.status)) {
-    if (writingSeen === null && job.status === 'writing') writingSeen = performance.now();
-    const t = performance.now();
-    const list = await fetch(`${server.url}/api/v1/companies?pageSize=50`, { headers: auth });
-    await list.arrayBuffer();
-    latencies.push(performance.now() - t);
-    job = (await (await fetch(`${server.url}/api/v1/imports/${job.id}`, { headers: auth })).json()) as ImportJob;
-    await new Promise((resolve) => setTimeout(resolve, Number(values.interval)));
+  /** Uploads a file, starts its job and follows it (the other user listing meanwhile) to its end. */
+  const importFile = async (file: { name: string; bytes: Buffer }) => {
+    const form = new FormData();
+    form.append('file', new Blob([file.bytes]), file.name);
+    const uploadStarted = performance.now();
+    const uploaded = await fetch(`${server.url}/api/v1/imports/uploads?entity=companies`, {
+      method: 'POST',
+      headers: auth,
+      body: form,
+    });
+    const preview = (await uploaded.json()) as ImportPreview;
+    if (uploaded.status !== 201) throw new Error(`Upload: ${uploaded.status} ${JSON.stringify(preview)}`);
+    const uploadSeconds = (performance.now() - uploadStarted) / 1000;
+    const valueMapping = Object.fromEntries(
+      preview.picklists.map((p) => [p.field, Object.fromEntries(p.values.map((v) => [v.value, v.option]))]),
+    );
+    const started = performance.now();
+    const start = await fetch(`${server.url}/api/v1/imports`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        entity: 'companies',
+        uploadId: preview.uploadId,
+        mapping: preview.columns.map((c) => c.target),
+        values: valueMapping,
+        mode: values.mode,
+      }),
+    });
+    let job = (await start.json()) as ImportJob;
+    if (start.status !== 202) throw new Error(`Start: ${start.status} ${JSON.stringify(job)}`);
+    const latencies: number[] = [];
+    /** When the job was first seen writing: an all-or-nothing job checks every row before (to the next poll). */
+    let writingSeen: number | null = null;
+    while (!['succeeded', 'failed', 'cancelled', 'rolledBack'].includes(job.status)) {
+      if (writingSeen === null && job.status === 'writing') writingSeen = performance.now();
+      const t = performance.now();
+      const list = await fetch(`${server.url}/api/v1/companies?pageSize=50`, { headers: auth });
+      await list.arrayBuffer();
+      latencies.push(performance.now() - t);
+      job = (await (await fetch(`${server.url}/api/v1/imports/${job.id}`, { headers: auth })).json()) as ImportJob;
+      await new Promise((resolve) => setTimeout(resolve, Number(values.interval)));
+    }
+    const seconds = (performance.now() - started) / 1000;
+    return { job, seconds, uploadSeconds, latencies, checkingSeconds: writingSeen && (writingSeen - started) / 1000 };
+  };
+  // Warm-up jobs first, each of other companies: the measured job then runs in a server whose import code is compiled.
+  const warmSeconds: number[] = [];
+  for (let w = 1; w <= Number(values.warm); w++) {
+    const warm = await importFile(await fileOf(values.format as string, w * 10_000_000));
+    if (warm.job.status !== 'succeeded') throw new Error(`Warm-up job: ${warm.job.status}`);
+    warmSeconds.push(Math.round(warm.seconds * 100) / 100);
   }
-  const seconds = (performance.now() - started) / 1000;
+  const file = await fileOf(values.format as string);
+  const { job, seconds, uploadSeconds, latencies, checkingSeconds } = await importFile(file);
   latencies.sort((a, b) => a - b);
   const copy = await copySeconds(key, false);
   const copyAsStored = await copySeconds(key, true);
@@ -256,7 +272,8 @@ try {
         created: job.created,
         failed: job.failed,
         seconds: Math.round(seconds * 10) / 10,
-        checkingSeconds: writingSeen === null ? null : Math.round(((writingSeen - started) / 1000) * 10) / 10,
+        checkingSeconds: checkingSeconds === null ? null : Math.round(checkingSeconds * 10) / 10,
+        warmUpSeconds: warmSeconds,
         rowsPerSecond: Math.round(rows / seconds),
         copyFirstSeconds: copyFirst === null ? null : Math.round(copyFirst * 100) / 100,
         shareOfCopyFirst: share(copyFirst),
