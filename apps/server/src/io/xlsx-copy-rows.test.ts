@@ -1,4 +1,5 @@
 import type { Cell } from '@data-platform/shared/fields/field-types';
+import { mulberry32 as random } from '@data-platform/shared/random';
 import { describe, expect, it } from 'vitest';
 import { type CellKind, CopyRowsXml } from './xlsx-copy-rows.ts';
 import { columnLetters, pageXml, XLSX_CELL_CHARS } from './xlsx-writer.ts';
@@ -10,18 +11,6 @@ import { columnLetters, pageXml, XLSX_CELL_CHARS } from './xlsx-writer.ts';
  * forbids, multi-byte and astral characters, text past a cell's limit),
  * numbers, booleans and nulls, cut into chunks at random bytes.
  */
-
-/** A small seeded generator (mulberry32): the same rows on every run. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const copyEscapes: Record<string, string> = {
   '\\': '\\\\',

@@ -28,7 +28,8 @@ export type CellKind = 'text' | 'number' | 'boolean';
 
 /**
  * XML made before it is handed on: a page of about this many bytes, each compressed on its own
- * (xlsx-writer.ts's deflatePage). 1 MB pages exported faster than 256 KB ones, and cost 0.4 % in size.
+ * (xlsx-writer.ts's deflatePage). 1 MB pages exported faster than 256 KB ones, and the file is 0.3 % larger than as
+ * one deflate stream (0.7 % with 256 KB pages).
  */
 const PAGE_BYTES = 1024 * 1024;
 /** Digits a number field may have to be copied as it is (beyond, the string path: a double's range). */
@@ -40,7 +41,7 @@ const BACKSLASH = 0x5c;
 /**
  * A constant part of the XML, as the little-endian 32-bit words that write it (its last word padded:
  * what is written past its length is written over next). Words were faster than bytes: a cell's tags
- * are most of its XML.
+ * are most of its XML (200,000 companies' 24 columns in 0.34 s against 0.47 s).
  */
 interface Part {
   length: number;
