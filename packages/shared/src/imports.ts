@@ -46,10 +46,14 @@ export type ColumnTarget = z.infer<typeof columnTargetSchema>;
 export const MAX_IMPORT_COLUMNS = 1000;
 /** Distinct values of a picklist column the preview lists and a mapping may name. */
 export const MAX_DISTINCT_VALUES = 200;
+/** Tags already stored in a field that the preview offers as its options, the most used first. */
+export const MAX_STORED_OPTIONS = 500;
 
 /**
  * For a picklist field (select, multi-select, tags): a value as the file
  * writes it (trimmed) → the option it stands for, or null to leave it empty.
+ * A tags field's options are the tags already stored in it: a value mapped to
+ * none is kept as written (a new tag).
  */
 export const valueMappingSchema = z.record(
   z.string().max(100),
@@ -195,7 +199,7 @@ export const importFieldSchema = z.object({
 export const previewValueSchema = z.object({
   value: z.string(),
   rows: z.number(),
-  /** The option suggested (or the one the caller's mapping gives); null when none fits. */
+  /** The option suggested (or the one the caller's mapping gives); null when none fits (a tag is then kept as written). */
   option: z.string().nullable(),
   /** How the suggestion was made: the option itself, in another case or spacing, a synonym, or the caller's. */
   matchedBy: z.enum(['exact', 'normalized', 'synonym', 'mapping']).nullable(),
@@ -204,7 +208,13 @@ export const previewValueSchema = z.object({
 export const previewPicklistSchema = z.object({
   field: z.string(),
   column: z.number(),
+  /** The field's options; for tags, the tags already stored in the field (most used first, at most MAX_STORED_OPTIONS). */
   options: z.array(z.string()),
+  /**
+   * Whether a value no option matches is imported as written (tags: a new
+   * tag) rather than being a problem of its rows until it is mapped.
+   */
+  newValuesKept: z.boolean(),
   values: z.array(previewValueSchema),
   /** More distinct values were found than listed (only the first rows are read for them). */
   more: z.boolean(),
@@ -255,7 +265,8 @@ export type ImportPreview = z.infer<typeof importPreviewSchema>;
  * A value mapping with every value not decided yet taking the option a
  * preview suggested for it, when it suggested one: what the wizard imports
  * when its user accepts every suggestion. Values nobody decided and the
- * preview could not match stay out (a problem of their rows).
+ * preview could not match stay out: a problem of their rows, or for tags
+ * (`newValuesKept`) a new tag as written.
  */
 export function withSuggestions(decided: ValueMapping, picklists: ImportPreview['picklists']): ValueMapping {
   const next: ValueMapping = { ...decided };

@@ -202,3 +202,28 @@ export function suggestOption(
   if (bySynonym.length === 1) return { option: bySynonym[0] as string, matchedBy: 'synonym' };
   return undefined;
 }
+
+/**
+ * The stored tag a value of a file stands for, given the tags stored in the
+ * field, most used first: the tag itself; else the one written the same but
+ * for case, spacing or punctuation ("fintech" → "Fintech", "A.I." → "AI"),
+ * the most used when several are. Neither words nor synonyms: a value that
+ * matches no tag is imported as a new tag, not a problem, so a looser guess
+ * would only rename what the file says. The tags are indexed once per column.
+ */
+export function tagSuggester(
+  tags: readonly string[],
+): (value: string) => { option: string; matchedBy: MatchedBy } | undefined {
+  const stored = new Set(tags);
+  const byKey = new Map<string, string>();
+  for (const tag of tags) {
+    const key = normalized(tag);
+    if (key && !byKey.has(key)) byKey.set(key, tag);
+  }
+  return (value) => {
+    const text = value.trim();
+    if (stored.has(text)) return { option: text, matchedBy: 'exact' };
+    const tag = byKey.get(normalized(text));
+    return tag === undefined ? undefined : { option: tag, matchedBy: 'normalized' };
+  };
+}

@@ -9,7 +9,7 @@ import {
   type DecimalMark,
 } from '@data-platform/shared/fields/cell-formats';
 import { type FieldDescription, fieldTypeModule } from '@data-platform/shared/fields/field-types';
-import type { ImportSettings, RowAction, ValueMapping } from '@data-platform/shared/imports';
+import type { ImportSettings, RowAction } from '@data-platform/shared/imports';
 import { type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { limitedRowsScope, readableScope } from '../access/reading.ts';
@@ -27,7 +27,7 @@ import { type Cell, type TableRow, yieldToOthers } from './table.ts';
 /**
  * Rows of a file as records, a batch at a time: cells read by their field
  * types in their column's format (import-formats.ts), fixed values read as
- * each row's cell, picklist values mapped, references found by name, domain, email,
+ * each row's cell, picklist and tags values mapped, references found by name, domain, email,
  * code or id (one query per referenced entity and batch), each row matched
  * against stored records on the duplicate key (one query per batch), then
  * checked against the create or update schema. Nothing is written here.
@@ -61,7 +61,8 @@ export interface RowPlan {
   /** Mapped columns by position in the file. */
   columns: PlannedColumn[];
   fixed: PlannedFixed[];
-  values: ValueMapping;
+  /** The value mapping by field, as maps made once per plan (each cell's values are looked up in them). */
+  valueMaps: ReadonlyMap<string, ReadonlyMap<string, string | null>>;
   duplicates?: ImportSettings['duplicates'];
   /** The day/month order of dates that could be read either way, where a column has none of its own (the caller's, or suggested from their language). */
   dateOrder: DateOrder;
@@ -182,7 +183,10 @@ export function planRows(
     }
   }
   if (Object.keys(errors).length > 0) throw invalid(errors, 'The mapping cannot be used');
-  const plan: RowPlan = { entity, actor, columns, fixed, values, duplicates, dateOrder, decimalMark };
+  const valueMaps = new Map(
+    Object.entries(values).map(([field, decided]) => [field, new Map(Object.entries(decided))]),
+  );
+  const plan: RowPlan = { entity, actor, columns, fixed, valueMaps, duplicates, dateOrder, decimalMark };
   assertReferencesReadable(
     actor,
     entity,
@@ -226,16 +230,23 @@ function keySources(entity: EntityDescription, key: string): string[] {
 
 const isEmpty = (cell: Cell | undefined) => cell === null || cell === undefined || String(cell).trim() === '';
 
-/** A picklist value through the caller's value mapping: the option it stands for, or as it is. */
-function mapped(values: ValueMapping, field: string, value: unknown): unknown {
-  const mapping = values[field];
+/**
+ * A picklist (or tags) value through the caller's value mapping: the option
+ * (or stored tag) it stands for, or as it is when the mapping does not name
+ * it. In a list, values mapped to null are left out, and so is a value the
+ * mapping makes a repeat of an earlier one ("AI; ai" both mapped to "AI").
+ */
+function mapped(mapping: ReadonlyMap<string, string | null> | undefined, value: unknown): unknown {
   if (!mapping) return value;
   const one = (item: unknown) => {
     if (typeof item !== 'string') return item;
-    const to = mapping[item.trim()];
+    const to = mapping.get(item.trim());
     return to === undefined ? item : to;
   };
-  if (Array.isArray(value)) return value.map(one).filter((item) => item !== null && item !== '');
+  if (Array.isArray(value)) {
+    const items = value.map(one).filter((item) => item !== null && item !== '');
+    return items.length > 1 ? [...new Set(items)] : items;
+  }
   const result = one(value);
   return result === null ? undefined : result;
 }
@@ -265,7 +276,7 @@ function readRow(plan: RowPlan, { number, cells }: TableRow): ReadRow {
       problems[target.name] ??= result.message;
       return;
     }
-    const value = mapped(plan.values, target.name, result);
+    const value = mapped(plan.valueMaps.get(target.name), result);
     if (value === undefined) return;
     // The parts of a value of several columns gather into one object (money: amount and currency).
     values[target.name] = target.part

@@ -132,6 +132,12 @@ export interface FieldTypeModule {
   /** Values are picked from the field's `options`. */
   options?: boolean;
   /**
+   * Values are free words, and those already stored in the field stand for
+   * its options where values are mapped (an import maps a column's values
+   * onto them); a value none matches is a new one, not a problem (tags).
+   */
+  storedOptions?: boolean;
+  /**
    * A quantity a list's totals count, sum, average and bound (a year or a
    * code is a number that does not add up). Money, and an amount with a
    * `currencyField`, are totalled per currency, never across currencies.

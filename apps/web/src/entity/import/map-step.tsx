@@ -7,6 +7,7 @@ import type { WizardChoices } from './import-wizard.tsx';
 import {
   choiceOption,
   decideValue,
+  KEEP_AS_WRITTEN,
   LEAVE_EMPTY,
   repeatedTargets,
   SKIP,
@@ -29,7 +30,8 @@ export function useImportFieldLabel(resource: string) {
  * Map columns: per column of the file, the field it goes to (or Skip), as
  * suggested from its heading; then per picklist column, each distinct value
  * of the file onto one of the field's options, the server's suggestion
- * preselected, or left empty.
+ * preselected, or left empty; per tags column, each onto a tag stored in the
+ * field (the suggestion preselected) or kept as a new tag (nothing matched).
  */
 export function MapStep({
   resource,
@@ -136,9 +138,12 @@ export function MapStep({
       {picklists.map((picklist) => {
         const field = preview.fields.find((f) => f.name === picklist.field);
         const label = fieldLabel(picklist.field, field?.label);
+        // Tags: the tags stored in the field, as written, and keeping a value as a new tag.
+        const tags = picklist.newValuesKept;
         const options = [
-          ...picklist.options.map((option) => ({ value: option, label: optionLabel(t, option) })),
-          { value: LEAVE_EMPTY, label: t('transfer:wizard.leaveEmpty') },
+          ...(tags ? [{ value: KEEP_AS_WRITTEN, label: t('transfer:wizard.keepNewTag') }] : []),
+          ...picklist.options.map((option) => ({ value: option, label: tags ? option : optionLabel(t, option) })),
+          { value: LEAVE_EMPTY, label: t(tags ? 'transfer:wizard.leaveOutTag' : 'transfer:wizard.leaveEmpty') },
         ];
         return (
           <Fieldset
@@ -150,7 +155,7 @@ export function MapStep({
               {picklist.values.length === 0 ? <Text size="sm">{t('transfer:wizard.noValues')}</Text> : null}
               {picklist.values.map(({ value, rows }) => {
                 const match = matches[picklist.field]?.[value];
-                const choice = valueChoice(choices.values, picklist.field, value);
+                const choice = valueChoice(choices.values, picklist, value);
                 return (
                   <Group key={value} wrap="nowrap" align="center">
                     <Text size="sm" w={220} truncate="end" title={value}>
@@ -160,16 +165,20 @@ export function MapStep({
                       </Text>
                     </Text>
                     <Select
-                      aria-label={t('transfer:wizard.optionFor', { field: label, value })}
+                      aria-label={t(tags ? 'transfer:wizard.tagFor' : 'transfer:wizard.optionFor', {
+                        field: label,
+                        value,
+                      })}
                       placeholder={t('transfer:wizard.chooseOption')}
                       data={options}
                       value={choice}
                       searchable
-                      clearable
+                      clearable={!tags}
+                      allowDeselect={!tags}
                       w={260}
                       error={choice === null ? t('transfer:wizard.notMatched') : undefined}
                       onChange={(next) =>
-                        onValues(decideValue(choices.values, picklist.field, value, choiceOption(next)))
+                        onValues(decideValue(choices.values, picklist.field, value, choiceOption(next, value)))
                       }
                     />
                     {match && match.by !== 'exact' && choice === match.option ? (

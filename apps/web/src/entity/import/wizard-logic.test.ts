@@ -8,6 +8,7 @@ import {
   decideValue,
   fixedToSend,
   hasBadRows,
+  KEEP_AS_WRITTEN,
   LEAVE_EMPTY,
   progressOf,
   readingOf,
@@ -24,10 +25,15 @@ import {
   withSuggestions,
 } from './wizard-logic.ts';
 
-const picklist = (field: string, values: [string, string | null][]): ImportPreview['picklists'][number] => ({
+const picklist = (
+  field: string,
+  values: [string, string | null][],
+  tags?: { stored: string[] },
+): ImportPreview['picklists'][number] => ({
   field,
   column: 0,
-  options: [],
+  options: tags?.stored ?? [],
+  newValuesKept: tags !== undefined,
   more: false,
   values: values.map(([value, option]) => ({ value, rows: 1, option, matchedBy: option ? 'synonym' : null })),
 });
@@ -80,13 +86,50 @@ describe('value mapping', () => {
 
   it('shows a value as its option, left empty, or undecided, and reads a choice back', () => {
     const values = { industry: { software: 'Software', widgets: null } };
-    expect(valueChoice(values, 'industry', 'software')).toBe('Software');
-    expect(valueChoice(values, 'industry', 'widgets')).toBe(LEAVE_EMPTY);
-    expect(valueChoice(values, 'industry', 'other')).toBeNull();
-    expect(valueChoice(values, 'stage', 'seed')).toBeNull();
-    expect(choiceOption('Software')).toBe('Software');
-    expect(choiceOption(LEAVE_EMPTY)).toBeNull();
-    expect(choiceOption(null)).toBeUndefined();
+    const industry = picklist('industry', []);
+    expect(valueChoice(values, industry, 'software')).toBe('Software');
+    expect(valueChoice(values, industry, 'widgets')).toBe(LEAVE_EMPTY);
+    expect(valueChoice(values, industry, 'other')).toBeNull();
+    // A value called as an object's own keys are is undecided all the same.
+    expect(valueChoice(values, industry, 'constructor')).toBeNull();
+    expect(valueChoice(values, picklist('stage', []), 'seed')).toBeNull();
+    expect(choiceOption('Software', 'software')).toBe('Software');
+    expect(choiceOption(LEAVE_EMPTY, 'widgets')).toBeNull();
+    expect(choiceOption(null, 'other')).toBeUndefined();
+  });
+
+  it('keeps a tag nothing matches as a new tag, never flagged, and keeps that choice over a later suggestion', () => {
+    const stored = ['Fintech', 'AI'];
+    const preview = [
+      picklist(
+        'tags',
+        [
+          ['fintech', 'Fintech'],
+          ['Climate', null],
+          ['AI', 'AI'],
+        ],
+        { stored },
+      ),
+    ];
+    const tags = preview[0] as ImportPreview['picklists'][number];
+    const first = withSuggestions({}, preview);
+    expect(first).toEqual({ tags: { fintech: 'Fintech', AI: 'AI' } });
+    // The suggestions preselected; a value no stored tag matches shows as kept, not as undecided.
+    expect(valueChoice(first, tags, 'fintech')).toBe('Fintech');
+    expect(valueChoice(first, tags, 'AI')).toBe('AI');
+    expect(valueChoice(first, tags, 'Climate')).toBe(KEEP_AS_WRITTEN);
+    // Keeping "fintech" as written is a decision (the value itself): a later preview's suggestion does not undo it.
+    const kept = decideValue(first, 'tags', 'fintech', choiceOption(KEEP_AS_WRITTEN, 'fintech'));
+    expect(kept.tags).toEqual({ fintech: 'fintech', AI: 'AI' });
+    expect(valueChoice(kept, tags, 'fintech')).toBe(KEEP_AS_WRITTEN);
+    expect(withSuggestions(kept, preview).tags).toEqual({ fintech: 'fintech', AI: 'AI' });
+    // A tag mapped to another stored tag, or left out.
+    const other = decideValue(kept, 'tags', 'Climate', choiceOption('Fintech', 'Climate'));
+    expect(valueChoice(other, tags, 'Climate')).toBe('Fintech');
+    const left = decideValue(other, 'tags', 'Climate', choiceOption(LEAVE_EMPTY, 'Climate'));
+    expect(valueChoice(left, tags, 'Climate')).toBe(LEAVE_EMPTY);
+    // Cleared, it is kept as written again, as the import does with a value the mapping does not name.
+    expect(valueChoice(decideValue(left, 'tags', 'Climate', undefined), tags, 'Climate')).toBe(KEEP_AS_WRITTEN);
   });
 
   it('sends only the fields a column goes to, and none left without a decided value', () => {

@@ -10,14 +10,16 @@ import type {
 
 /**
  * The import wizard's pure parts: a column's target as a select's value, the
- * value mapping of picklist columns (the server's suggestions as defaults the
- * user changes), what the preview and the job are sent, and a job's progress.
+ * value mapping of picklist and tags columns (the server's suggestions as
+ * defaults the user changes), what the preview and the job are sent, and a job's progress.
  */
 
 /** A select's value for a skipped column. */
 export const SKIP = '__skip__';
 /** A select's value for a picklist value left empty on import. */
 export const LEAVE_EMPTY = '__empty__';
+/** A select's value for a tag imported as the file writes it: a new tag. */
+export const KEEP_AS_WRITTEN = '__keep__';
 
 /** A column's target as one string (`industry`, `revenue:currency`), SKIP when skipped. */
 export const targetKey = (target: ColumnTarget | null): string =>
@@ -197,16 +199,34 @@ export function withColumnReading<R extends Reading>(
   });
 }
 
-/** What a select shows for a value: the option, LEAVE_EMPTY, or nothing chosen. */
-export function valueChoice(values: ValueMapping, field: string, value: string): string | null {
-  const decided = values[field];
-  if (!decided || !(value in decided)) return null;
+/** A picklist column of the preview, as a value's select needs it. */
+type PicklistOf = Pick<ImportPreview['picklists'][number], 'field' | 'options' | 'newValuesKept'>;
+
+/**
+ * What a select shows for a value: the option, LEAVE_EMPTY, or nothing
+ * chosen. For tags (`newValuesKept`), a value nobody decided, or decided to
+ * stay itself where no stored tag is written so, is KEEP_AS_WRITTEN: the
+ * import keeps it as a new tag, so it is never left without a choice.
+ */
+export function valueChoice(values: ValueMapping, picklist: PicklistOf, value: string): string | null {
+  const decided = values[picklist.field];
+  const has = decided !== undefined && Object.hasOwn(decided, value);
+  if (picklist.newValuesKept) {
+    const tag = has ? decided[value] : undefined;
+    if (tag === undefined || (tag === value && !picklist.options.includes(value))) return KEEP_AS_WRITTEN;
+    return tag ?? LEAVE_EMPTY;
+  }
+  if (!has) return null;
   return decided[value] ?? LEAVE_EMPTY;
 }
 
-/** What a select's choice means for the value mapping: an option, null (left empty), or undecided. */
-export const choiceOption = (choice: string | null): string | null | undefined =>
-  choice === null ? undefined : choice === LEAVE_EMPTY ? null : choice;
+/**
+ * What a select's choice for `value` means for the value mapping: an option,
+ * null (left empty), the value itself (a tag kept as written: decided, so
+ * that a later preview's suggestion does not take its place), or undecided.
+ */
+export const choiceOption = (choice: string | null, value: string): string | null | undefined =>
+  choice === null ? undefined : choice === LEAVE_EMPTY ? null : choice === KEEP_AS_WRITTEN ? value : choice;
 
 /** The preview's rows with a problem, and how many there are. */
 export const rowsWithProblems = (rows: ImportPreview['rows']) =>

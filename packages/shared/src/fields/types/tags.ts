@@ -10,6 +10,7 @@ export const tags = defineFieldType({
   filterChoices: ['contains', 'isNull', 'notNull'],
   sortable: false,
   customizable: true,
+  storedOptions: true,
   valueSchema: (_field, { z, withoutNul, nulMessage }) =>
     z.array(z.string().trim().min(1).max(100).regex(withoutNul, nulMessage)).max(100),
   filterValueSchema: (_field, { anyText }) => anyText(),

@@ -1,0 +1,122 @@
+// @vitest-environment jsdom
+import transfer from '@data-platform/shared/i18n/locales/en/transfer.json' with { type: 'json' };
+import type { ImportPreview } from '@data-platform/shared/imports';
+import { MantineProvider } from '@mantine/core';
+import i18next from 'i18next';
+import { act } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+import { I18nextProvider, initReactI18next } from 'react-i18next';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { firstChoices } from './import-wizard.tsx';
+import { MapStep } from './map-step.tsx';
+import { withMatches, withSuggestions } from './wizard-logic.ts';
+
+const i18n = i18next.createInstance();
+
+beforeAll(async () => {
+  // React reads this to know that updates are wrapped in act().
+  (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+  // Mantine asks the colour scheme of a browser jsdom is not.
+  window.matchMedia ??= ((query: string) => ({
+    matches: false,
+    media: query,
+    onchange: null,
+    addEventListener: () => {},
+    removeEventListener: () => {},
+    addListener: () => {},
+    removeListener: () => {},
+    dispatchEvent: () => false,
+  })) as unknown as typeof window.matchMedia;
+  // Mantine's scroll area watches its size, which jsdom does not lay out.
+  globalThis.ResizeObserver ??= class {
+    observe() {}
+    unobserve() {}
+    disconnect() {}
+  };
+  await i18n
+    .use(initReactI18next)
+    .init({ lng: 'en', resources: { en: { transfer } }, interpolation: { escapeValue: false } });
+});
+
+/** A companies file with a Stage column (a picklist) and a Tags column, "Fintech" and "AI" stored as tags. */
+const preview = {
+  headings: ['Stage', 'Tags'],
+  columns: [
+    { index: 0, heading: 'Stage', target: { field: 'stage' }, suggestedBy: 'label', format: null },
+    { index: 1, heading: 'Tags', target: { field: 'tags' }, suggestedBy: 'label', format: null },
+  ],
+  fields: [
+    { name: 'stage', label: 'Stage', type: 'select', required: false, custom: false, parts: [], options: ['Seed'] },
+    { name: 'tags', label: 'Tags', type: 'tags', required: false, custom: false, parts: [] },
+  ],
+  picklists: [
+    {
+      field: 'stage',
+      column: 0,
+      options: ['Seed'],
+      newValuesKept: false,
+      more: false,
+      values: [{ value: 'Series Z', rows: 1, option: null, matchedBy: null }],
+    },
+    {
+      field: 'tags',
+      column: 1,
+      options: ['Fintech', 'AI'],
+      newValuesKept: true,
+      more: false,
+      values: [
+        { value: 'fintech', rows: 2, option: 'Fintech', matchedBy: 'normalized' },
+        { value: 'Climate', rows: 1, option: null, matchedBy: null },
+      ],
+    },
+  ],
+} as unknown as ImportPreview;
+
+describe('the map step', () => {
+  let container: HTMLDivElement;
+  let root: Root;
+  beforeEach(() => {
+    container = document.createElement('div');
+    document.body.append(container);
+    root = createRoot(container);
+  });
+  afterEach(() => {
+    act(() => root.unmount());
+    container.remove();
+  });
+
+  it('offers the stored tags for each tag value, the suggestion preselected, and keeps the others as new tags', () => {
+    act(() =>
+      root.render(
+        <MantineProvider>
+          <I18nextProvider i18n={i18n}>
+            <MapStep
+              resource="companies"
+              preview={preview}
+              suggested={preview.columns}
+              matches={withMatches({}, preview.picklists)}
+              choices={{
+                ...firstChoices,
+                mapping: preview.columns.map((c) => c.target),
+                values: withSuggestions({}, preview.picklists),
+              }}
+              onMapping={vi.fn()}
+              onValues={vi.fn()}
+            />
+          </I18nextProvider>
+        </MantineProvider>,
+      ),
+    );
+    const select = (label: string) => container.querySelector<HTMLInputElement>(`input[aria-label="${label}"]`);
+    expect(select('Tags tag for “fintech”')?.value).toBe('Fintech');
+    expect(select('Tags tag for “Climate”')?.value).toBe('Keep as a new tag');
+    const tags = container.querySelector('[data-testid="import-values-tags"]');
+    expect(tags?.textContent).toContain('Same but for case or spaces');
+    // Nothing flags a new tag; a picklist value no option matches still is.
+    expect(tags?.textContent).not.toContain('No option matches');
+    expect(select('Stage option for “Series Z”')?.value).toBe('');
+    expect(container.querySelector('[data-testid="import-values-stage"]')?.textContent).toContain(
+      'No option matches: choose one',
+    );
+  });
+});
