@@ -1,42 +1,13 @@
 // @vitest-environment jsdom
 import transfer from '@data-platform/shared/i18n/locales/en/transfer.json' with { type: 'json' };
 import type { ImportPreview } from '@data-platform/shared/imports';
-import { MantineProvider } from '@mantine/core';
-import i18next from 'i18next';
-import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { I18nextProvider, initReactI18next } from 'react-i18next';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { jsdomRender } from '../../testing/jsdom-render.tsx';
 import { firstChoices } from './import-wizard.tsx';
 import { MapStep } from './map-step.tsx';
 import { withMatches, withSuggestions } from './wizard-logic.ts';
 
-const i18n = i18next.createInstance();
-
-beforeAll(async () => {
-  // React reads this to know that updates are wrapped in act().
-  (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-  // Mantine asks the colour scheme of a browser jsdom is not.
-  window.matchMedia ??= ((query: string) => ({
-    matches: false,
-    media: query,
-    onchange: null,
-    addEventListener: () => {},
-    removeEventListener: () => {},
-    addListener: () => {},
-    removeListener: () => {},
-    dispatchEvent: () => false,
-  })) as unknown as typeof window.matchMedia;
-  // Mantine's scroll area watches its size, which jsdom does not lay out.
-  globalThis.ResizeObserver ??= class {
-    observe() {}
-    unobserve() {}
-    disconnect() {}
-  };
-  await i18n
-    .use(initReactI18next)
-    .init({ lng: 'en', resources: { en: { transfer } }, interpolation: { escapeValue: false } });
-});
+const { render } = jsdomRender({ en: { transfer } });
 
 /** A companies file with a Stage column (a picklist) and a Tags column, "Fintech" and "AI" stored as tags. */
 const preview = {
@@ -73,39 +44,21 @@ const preview = {
 } as unknown as ImportPreview;
 
 describe('the map step', () => {
-  let container: HTMLDivElement;
-  let root: Root;
-  beforeEach(() => {
-    container = document.createElement('div');
-    document.body.append(container);
-    root = createRoot(container);
-  });
-  afterEach(() => {
-    act(() => root.unmount());
-    container.remove();
-  });
-
   it('offers the stored tags for each tag value, the suggestion preselected, and keeps the others as new tags', () => {
-    act(() =>
-      root.render(
-        <MantineProvider>
-          <I18nextProvider i18n={i18n}>
-            <MapStep
-              resource="companies"
-              preview={preview}
-              suggested={preview.columns}
-              matches={withMatches({}, preview.picklists)}
-              choices={{
-                ...firstChoices,
-                mapping: preview.columns.map((c) => c.target),
-                values: withSuggestions({}, preview.picklists),
-              }}
-              onMapping={vi.fn()}
-              onValues={vi.fn()}
-            />
-          </I18nextProvider>
-        </MantineProvider>,
-      ),
+    const container = render(
+      <MapStep
+        resource="companies"
+        preview={preview}
+        suggested={preview.columns}
+        matches={withMatches({}, preview.picklists)}
+        choices={{
+          ...firstChoices,
+          mapping: preview.columns.map((c) => c.target),
+          values: withSuggestions({}, preview.picklists),
+        }}
+        onMapping={vi.fn()}
+        onValues={vi.fn()}
+      />,
     );
     const select = (label: string) => container.querySelector<HTMLInputElement>(`input[aria-label="${label}"]`);
     expect(select('Tags tag for “fintech”')?.value).toBe('Fintech');

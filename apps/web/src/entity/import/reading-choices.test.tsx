@@ -2,35 +2,13 @@
 import type { ColumnFormat } from '@data-platform/shared/fields/cell-formats';
 import transfer from '@data-platform/shared/i18n/locales/en/transfer.json' with { type: 'json' };
 import type { ImportPreview } from '@data-platform/shared/imports';
-import { MantineProvider } from '@mantine/core';
-import i18next from 'i18next';
 import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { I18nextProvider, initReactI18next } from 'react-i18next';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { jsdomRender } from '../../testing/jsdom-render.tsx';
 import { firstChoices, type WizardChoices } from './import-wizard.tsx';
 import { ReadingChoice } from './reading-choices.tsx';
 
-const i18n = i18next.createInstance();
-
-beforeAll(async () => {
-  // React reads this to know that updates are wrapped in act().
-  (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-  // Mantine asks the colour scheme of a browser jsdom is not.
-  window.matchMedia ??= ((query: string) => ({
-    matches: false,
-    media: query,
-    onchange: null,
-    addEventListener: () => {},
-    removeEventListener: () => {},
-    addListener: () => {},
-    removeListener: () => {},
-    dispatchEvent: () => false,
-  })) as unknown as typeof window.matchMedia;
-  await i18n
-    .use(initReactI18next)
-    .init({ lng: 'en', resources: { en: { transfer } }, interpolation: { escapeValue: false } });
-});
+const { render } = jsdomRender({ en: { transfer } });
 
 const dates = (from: ColumnFormat['dateOrderFrom']): ColumnFormat => ({
   dateOrder: from ? 'mdy' : null,
@@ -65,27 +43,9 @@ const choicesOf = (preview: ImportPreview): WizardChoices => ({
 
 describe('the choice of how dates are read', () => {
   let container: HTMLDivElement;
-  let root: Root;
-  beforeEach(() => {
-    container = document.createElement('div');
-    document.body.append(container);
-    root = createRoot(container);
-  });
-  afterEach(() => {
-    act(() => root.unmount());
-    container.remove();
-  });
 
   function show(preview: ImportPreview, choices: WizardChoices, onChange = vi.fn()) {
-    act(() =>
-      root.render(
-        <MantineProvider>
-          <I18nextProvider i18n={i18n}>
-            <ReadingChoice reading="dateOrder" preview={preview} choices={choices} onChange={onChange} />
-          </I18nextProvider>
-        </MantineProvider>,
-      ),
-    );
+    container = render(<ReadingChoice reading="dateOrder" preview={preview} choices={choices} onChange={onChange} />);
     return onChange;
   }
   const groups = () => [...container.querySelectorAll('[role="radiogroup"]')];
