@@ -104,8 +104,14 @@ export async function listRecords(
   };
 }
 
+/** A get's statement compiled once: its text around the id, and the whole text with the id as `$1`. */
+interface GetText {
+  before: string;
+  after: string;
+  text: string;
+}
 /** The text of a get without scope or joins, around its one parameter (the id), per description and selection. */
-const getTexts = new WeakMap<EntityDescription, Map<string, [string, string] | null>>();
+const getTexts = new WeakMap<EntityDescription, Map<string, GetText | null>>();
 /** Selections kept per description at most (`select=` can name any subset of fields). */
 const MAX_GET_TEXTS = 256;
 /** An id no row has, to find where the compiled statement binds the id. */
@@ -113,32 +119,32 @@ const PLACEHOLDER_ID = -7_340_213;
 const dialect = new PgDialect();
 
 /**
- * getSql, compiled once per description and selection when it binds nothing
+ * getSql compiled once per description and selection when it binds nothing
  * but the id (no scope, no joins): building the SQL of a row's every field
- * anew was most of a get's time in Node. The text is getSql's own.
+ * anew was most of a get's time in Node. The text is getSql's own. Undefined
+ * for a get with a scope or joins, built each time.
  */
-function getStatement(
+function getText(
   entity: EntityDescription,
-  id: number,
   query: Pick<ListQuery, 'select' | 'join'>,
   scope?: ListScope,
-): SQL {
-  if (scope || query.join.length > 0) return getSql(entity, id, query, scope);
+): GetText | undefined {
+  if (scope || query.join.length > 0) return undefined;
   let texts = getTexts.get(entity);
   if (!texts) {
     texts = new Map();
     getTexts.set(entity, texts);
   }
   const key = query.select?.join(',') ?? '';
-  let parts = texts.get(key);
-  if (parts === undefined) {
+  let compiled = texts.get(key);
+  if (compiled === undefined) {
     const { sql: text, params } = dialect.sqlToQuery(getSql(entity, PLACEHOLDER_ID, query));
     const at = text.indexOf('$1');
     const once = params.length === 1 && params[0] === PLACEHOLDER_ID && at >= 0 && text.indexOf('$1', at + 2) < 0;
-    parts = once ? [text.slice(0, at), text.slice(at + 2)] : null;
-    if (texts.size < MAX_GET_TEXTS) texts.set(key, parts);
+    compiled = once ? { before: text.slice(0, at), after: text.slice(at + 2), text } : null;
+    if (texts.size < MAX_GET_TEXTS) texts.set(key, compiled);
   }
-  return parts ? sql`${sql.raw(parts[0])}${id}${sql.raw(parts[1])}` : getSql(entity, id, query);
+  return compiled ?? undefined;
 }
 
 /** A record's JSON, and its version when the JSON holds one (for the ETag). */
@@ -157,11 +163,16 @@ export async function readRecord(
   executor?: Executor,
 ): Promise<ReadRecord> {
   // A get has few shapes per resource (its selection and scope), run on most screens: planned once per connection.
-  const [found] = await database.rows<{ row: string; version?: number | string | null }>(
-    getStatement(entity, id, query, scope),
-    executor,
-    { prepare: executor === undefined },
-  );
+  const compiled = getText(entity, query, scope);
+  type Found = { row: string; version?: number | string | null };
+  const [found] =
+    compiled && executor === undefined && database.preparedText
+      ? await database.preparedText<Found>(compiled.text, [id])
+      : await database.rows<Found>(
+          compiled ? sql`${sql.raw(compiled.before)}${id}${sql.raw(compiled.after)}` : getSql(entity, id, query, scope),
+          executor,
+          { prepare: executor === undefined },
+        );
   if (!found) throw notFound(`${entity.label} ${id}`);
   return {
     row: found.row,

@@ -41,6 +41,13 @@ export interface Database {
   /** Rows of a statement, the same shape on both drivers. */
   rows<T = Record<string, unknown>>(query: SQL, executor?: Executor, options?: RowsOptions): Promise<T[]>;
   /**
+   * PostgreSQL only: `rows(..., { prepare: true })` of a statement whose text
+   * is made already (its `$1`... bound to `params`): kept by the caller, the
+   * same string each time, so that neither drizzle's text building nor the
+   * lookup of its statement's name by a new string's hash is paid again.
+   */
+  preparedText?<T = Record<string, unknown>>(text: string, params: unknown[]): Promise<T[]>;
+  /**
    * Hears the notifications on `channel` (pg_notify, delivered when the
    * writing transaction commits). `onState(true)` once they are heard, again
    * after each reconnection; `onState(false)` when the listening connection
@@ -159,10 +166,16 @@ function preparedStatements(pool: pg.Pool) {
     names.set(text, name);
     return name;
   };
-  return async <T>(query: SQL): Promise<T[]> => {
-    const { sql: text, params } = dialect.sqlToQuery(query);
+  const run = async <T>(text: string, params: unknown[]): Promise<T[]> => {
     const result = await pool.query({ name: nameOf(text), text, values: params, types: drizzleTypes });
     return result.rows as T[];
+  };
+  return {
+    rows: <T>(query: SQL): Promise<T[]> => {
+      const { sql: text, params } = dialect.sqlToQuery(query);
+      return run<T>(text, params);
+    },
+    text: run,
   };
 }
 
@@ -205,7 +218,8 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
       kind: 'postgres',
       db,
       rows: (query, executor = db, rowsOptions = {}) =>
-        rowsOptions.prepare && executor === db ? prepared(query) : rowsOf(executor, query),
+        rowsOptions.prepare && executor === db ? prepared.rows(query) : rowsOf(executor, query),
+      preparedText: (text, params) => prepared.text(text, params),
       listen: (channel, onMessage, onState) => listener.subscribe(channel, { onMessage, onState }),
       caughtUp: () => listener.caughtUp(),
       async copyCsv(table, columns, csv) {
