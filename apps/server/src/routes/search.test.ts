@@ -83,8 +83,9 @@ describe('GET /api/v1/search', () => {
   it('finds a name by a typo as soon as it is written, and by its new words once renamed', async () => {
     const first = word('Quill').toLowerCase();
     const company = await make.company({ name: `${first} Dynamics` });
-    // One letter dropped from the middle of the word: the name's words were added by its insert.
-    const dropped = (text: string) => text.slice(0, 6) + text.slice(7);
+    // The third letter dropped, from the word's fixed start: the name's words were added by its insert. Not from its
+    // random end, which can repeat a letter: "marrowqqqqqq" less one q is its prefix, found as one, not as alike.
+    const dropped = (text: string) => text.slice(0, 2) + text.slice(3);
     const before = await search(admin, { q: dropped(first), types: 'companies' });
     expect(before[0]?.hits.find((h) => h.id === company.id)).toMatchObject({ match: 'similar' });
 
