@@ -158,7 +158,7 @@ export function orderSignature(query: ListQuery): string {
 }
 
 /** Rows strictly after the cursor values in the list order (nulls sort last ascending, first descending). */
-function keysetSql(keys: OrderKey[], values: unknown[]): SQL {
+function keysetSql(keys: OrderKey[], values: readonly unknown[]): SQL {
   const uniform = keys.every((k) => !k.nullable && k.dir === keys[0]?.dir);
   if (uniform) {
     const op = keys[0]?.dir === 'desc' ? sql`<` : sql`>`;
@@ -284,11 +284,11 @@ export function relationScope(entity: EntityDescription, relation: string, id: n
   };
 }
 
-/**
- * One statement for a page of a list: `row` (the JSON the client gets) and
- * `cursor` (the sort values that continue after it). Fetches one row more
- * than the page to know whether there is a next page.
- */
+/** The rows a list's page skips: none after a cursor. */
+export function pageOffset(query: Pick<ListQuery, 'page' | 'pageSize'>, cursorValues?: readonly unknown[]): number {
+  return cursorValues ? 0 : (query.page - 1) * query.pageSize;
+}
+
 /**
  * How a ranked search reads its page: `walk` (rankedPage: bounded reads that
  * suit any number of matches) or `fewMatches` (every match through the
@@ -298,17 +298,25 @@ export function relationScope(entity: EntityDescription, relation: string, id: n
  */
 export type SearchPlan = 'walk' | 'fewMatches';
 
+/**
+ * One statement for a page of a list: `row` (the JSON the client gets) and
+ * `cursor` (the sort values that continue after it). Fetches one row more
+ * than the page to know whether there is a next page. `boundOffset`, when
+ * given, is bound where the page's offset goes (a stand-in of
+ * CompiledTexts); the shape still follows the query's own offset.
+ */
 export function listSql(
   entity: EntityDescription,
   query: ListQuery,
-  cursorValues?: unknown[],
+  cursorValues?: readonly unknown[],
   scope?: ListScope,
   search: SearchPlan = 'walk',
+  boundOffset?: unknown,
 ): SQL {
   const keys = orderKeys(entity, query);
   const conditions = [whereSql(entity, query, scope)];
   if (cursorValues) conditions.push(keysetSql(keys, cursorValues));
-  const offset = cursorValues ? 0 : (query.page - 1) * query.pageSize;
+  const offset = pageOffset(query, cursorValues);
   const order = sql.join(
     keys.map((k) => sql`${k.expr} ${k.dir === 'desc' ? sql`desc` : sql`asc`}`),
     sql`, `,
@@ -323,7 +331,7 @@ export function listSql(
       : sql`select ${columns} from ${table}
       where ${sql.join(conditions, sql` and `)}
       order by ${order}
-      limit ${query.pageSize + 1} offset ${offset}`;
+      limit ${query.pageSize + 1} offset ${boundOffset ?? offset}`;
   // Past an offset, the page is chosen by id alone and its rows read after: the skipping then walks
   // the order's index without visiting the table (an index-only scan), where a plain OFFSET reads
   // every row it skips. Page 1000 of companies by name: 20 ms instead of 600 ms. An array of ids
@@ -363,7 +371,7 @@ function rankedPage(
   entity: EntityDescription,
   query: ListQuery,
   keys: OrderKey[],
-  cursorValues: unknown[] | undefined,
+  cursorValues: readonly unknown[] | undefined,
   scope: ListScope | undefined,
   columns: SQL,
   offset: number,

@@ -3,6 +3,7 @@ import { type CountMode, ESTIMATED_COUNT_THRESHOLD, type ListQuery } from '@data
 import { type SQL, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { type Database, jsonValue, type RowsOptions } from '../db/client.ts';
+import type { CompiledTexts } from './compiled-texts.ts';
 import { type ListScope, ROOT, ranked, type SearchPlan, whereSql } from './list-compiler.ts';
 
 /**
@@ -245,6 +246,21 @@ export async function countRows(
 }
 
 /**
+ * A list's page statement compiled once per shape (CompiledTexts) and sent
+ * as its text (`Database.preparedText`), for a list whose plan repeats (no
+ * filter, search or scope): `key` names the shape (selection, joins, order,
+ * page size, how it pages), `values` what each request binds (the cursor's
+ * values, the offset), `build` makes the statement from them. The total's
+ * columns it is sent with are part of its shape too.
+ */
+export interface ShapedPage {
+  texts: CompiledTexts;
+  key: string;
+  values: readonly unknown[];
+  build: (values: readonly unknown[]) => SQL;
+}
+
+/**
  * A page of a list with the total its query asks for (`query.count`), in
  * as few statements as the mode allows:
  * - none: the page alone;
@@ -263,26 +279,35 @@ export async function pageWithTotal<R extends { row: string }>(
   database: Database,
   entity: EntityDescription,
   query: ListQuery,
-  page: SQL,
+  page: SQL | ShapedPage,
   scope?: ListScope,
   options?: RowsOptions,
 ): Promise<{ rows: R[] } & ListTotal> {
+  const run = <T>(shape: string, statement: (page: SQL) => SQL): Promise<T[]> => {
+    if (!('build' in page)) return database.rows<T>(statement(page), undefined, options);
+    const bound =
+      database.preparedText &&
+      page.texts.bind(`${page.key}\u0000${shape}`, page.values, (v) => statement(page.build(v)));
+    return bound && database.preparedText
+      ? database.preparedText<T>(bound.text, bound.params)
+      : database.rows<T>(statement(page.build(page.values)), undefined, options);
+  };
+  const alone = (p: SQL) => p;
   const asked = query.count;
-  if (!asked) return { rows: await database.rows<R>(page, undefined, options), total: null, totalExact: null };
+  if (!asked) return { rows: await run<R>('page', alone), total: null, totalExact: null };
   const { known, mode, estimates } = fromKeptEstimate(database, entity, query, asked, scope);
-  if (known) return { rows: await database.rows<R>(page, undefined, options), ...known };
+  if (known) return { rows: await run<R>('page', alone), ...known };
   const columns = totalColumnsSql(entity, query, mode, scope);
   if (!columns) {
     const estimate = estimates ? estimates.ask() : plannedRows(database, entity, query, scope);
     // Heard now, so that a failing page does not leave it unhandled; awaited below.
     estimate.catch(() => undefined);
-    const rows = await database.rows<R>(page, undefined, options);
+    const rows = await run<R>('page', alone);
     return { rows, ...(await totalFromPlan(database, entity, query, mode, scope, estimate)) };
   }
-  const found = await database.rows<R & TotalColumns>(
-    sql`select p.*, c.total, c.exact from (select ${columns}) c left join (${page}) p on true`,
-    undefined,
-    options,
+  const found = await run<R & TotalColumns>(
+    `total ${mode}`,
+    (p) => sql`select p.*, c.total, c.exact from (select ${columns}) c left join (${p}) p on true`,
   );
   const rows = found.filter((r) => r.row !== null);
   return { rows, ...(totalOf(found[0]) ?? (await totalFromPlan(database, entity, query, mode, scope))) };

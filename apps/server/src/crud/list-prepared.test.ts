@@ -72,6 +72,39 @@ describe.skipIf(!url)('prepared list statements (PostgreSQL)', () => {
     expect(statements.some((s) => Number(s.generic_plans) > 0)).toBe(true);
   });
 
+  it('answers the same pages from a kept statement text as from one built anew, totals included', async () => {
+    await database.rows(sql`update investors set
+      type = case when id % 3 = 0 then null else (array['Bank', 'Endowment', 'Corporate'])[id % 3 + 1] end,
+      city = case when id % 4 = 0 then null else 'City ' || (id % 5) end`);
+    // The same database without preparedText: every statement built anew from the query, as on PGlite.
+    const built: Database = { ...database, preparedText: undefined };
+    const pages = async (on: Database, raw: Record<string, string>) => {
+      const seen: unknown[] = [];
+      let cursor: string | null = null;
+      do {
+        const page = await listRecords(
+          on,
+          investors,
+          parseListQueryString(investors, cursor ? { ...raw, cursor } : raw),
+        );
+        seen.push(page);
+        cursor = page.nextCursor;
+      } while (cursor);
+      for (let n = 1; n <= 10; n++)
+        seen.push(await listRecords(on, investors, parseListQueryString(investors, { ...raw, page: String(n) })));
+      return seen;
+    };
+    for (const sort of ['type,name', '-city', 'city,-type', '-type,-city']) {
+      for (const count of [undefined, 'exact', 'estimated', 'planned']) {
+        const raw = { sort, pageSize: '7', select: 'name,type,city', ...(count ? { count } : {}) };
+        const kept = await pages(database, raw);
+        expect(kept).toEqual(await pages(built, raw));
+        // Twice: the second time every text is a kept one.
+        expect(await pages(database, raw)).toEqual(kept);
+      }
+    }
+  });
+
   it('plans filtered and searched lists for their own values each time', async () => {
     const before = (await prepared()).length;
     for (let i = 0; i < 3; i++) {

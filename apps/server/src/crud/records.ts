@@ -14,10 +14,19 @@ import { recordChangeInsertSql } from '../auth/audit.ts';
 import { type Database, type Executor, jsonValue } from '../db/client.ts';
 import { columnName } from '../db/columns.ts';
 import { invalid, notFound, staleVersion } from '../domain/errors.ts';
+import { CompiledTexts } from './compiled-texts.ts';
 import { currentDescription } from './custom-fields.ts';
 import { historyEraseSql, historyInsertSql } from './history-writes.ts';
-import { getSql, type ListScope, listSql, orderKeyCount, orderSignature, selectionSql } from './list-compiler.ts';
-import { type ListTotal, pageWithTotal, searchPlan } from './list-count.ts';
+import {
+  getSql,
+  type ListScope,
+  listSql,
+  orderKeyCount,
+  orderSignature,
+  pageOffset,
+  selectionSql,
+} from './list-compiler.ts';
+import { type ListTotal, pageWithTotal, type ShapedPage, searchPlan } from './list-count.ts';
 import {
   column,
   columnarInsertSql,
@@ -85,13 +94,16 @@ export async function listRecords(
 ): Promise<ListPage> {
   const cursorValues = decodeCursor(entity, query);
   const search = await searchPlan(database, entity, query, scope);
+  const prepare = repeatsItsPlan(query, scope);
   const { rows, ...total } = await pageWithTotal<{ row: string; cursor: unknown[] | string }>(
     database,
     entity,
     query,
-    listSql(entity, query, cursorValues, scope, search),
+    prepare && database.preparedText
+      ? shapedList(entity, query, cursorValues)
+      : listSql(entity, query, cursorValues, scope, search),
     scope,
-    { prepare: repeatsItsPlan(query, scope) },
+    { prepare },
   );
   const hasMore = rows.length > query.pageSize;
   const page = hasMore ? rows.slice(0, query.pageSize) : rows;
@@ -102,6 +114,41 @@ export async function listRecords(
     ...total,
     nextCursor: hasMore && lastValues ? encodeCursor(orderSignature(query), lastValues) : null,
   };
+}
+
+/** Shapes of lists kept per description at most (`select=`, `sort=` and `pageSize=` make them). */
+const MAX_LIST_TEXTS = 256;
+const listTexts = new WeakMap<EntityDescription, CompiledTexts>();
+
+/**
+ * A list without filter, search or scope as a ShapedPage: its shape is the
+ * query but for the cursor's values and the offset, which each request binds
+ * (a cursor's empty values are part of the shape: they change its condition).
+ */
+export function shapedList(entity: EntityDescription, query: ListQuery, cursorValues?: unknown[]): ShapedPage {
+  let texts = listTexts.get(entity);
+  if (!texts) {
+    texts = new CompiledTexts(MAX_LIST_TEXTS);
+    listTexts.set(entity, texts);
+  }
+  const offset = pageOffset(query, cursorValues);
+  const paging = cursorValues
+    ? cursorValues.map((v) => (v === null ? '-' : 'v')).join('')
+    : offset > 0
+      ? 'offset'
+      : 'first';
+  const key = JSON.stringify([query.select ?? null, query.join, query.sort, query.pageSize, paging]);
+  const values = cursorValues ? cursorValues.filter((v) => v !== null) : offset > 0 ? [offset] : [];
+  const build = (bound: readonly unknown[]): SQL => {
+    if (!cursorValues) return listSql(entity, query, undefined, undefined, 'walk', offset > 0 ? bound[0] : undefined);
+    let next = 0;
+    return listSql(
+      entity,
+      query,
+      cursorValues.map((v) => (v === null ? null : bound[next++])),
+    );
+  };
+  return { texts, key, values, build };
 }
 
 /** A get's statement compiled once: its text around the id, and the whole text with the id as `$1`. */

@@ -1,0 +1,115 @@
+import { allFields, type EntityDescription } from '@data-platform/shared/entities/entity';
+import { entities } from '@data-platform/shared/entities/registry';
+import { sortKeyJson } from '@data-platform/shared/fields/field-types';
+import { type ListQuery, parseListQueryString } from '@data-platform/shared/query/list-query';
+import { sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import { describe, expect, it } from 'vitest';
+import { CompiledTexts } from './compiled-texts.ts';
+import { listSql, orderKeys } from './list-compiler.ts';
+import { shapedList } from './records.ts';
+import { fieldOf } from './sql-fragments.ts';
+
+const dialect = new PgDialect();
+
+describe('CompiledTexts', () => {
+  it('binds each value where its stand-in was, keeps the constants, and sends the same text string each time', () => {
+    const texts = new CompiledTexts(10);
+    const build = (v: readonly unknown[]) => sql`select ${'constant'} where a = ${v[0]} and b > ${v[1]} or a = ${v[0]}`;
+    const first = texts.bind('k', ['x', 5], build);
+    const second = texts.bind('k', ['y', 6], build);
+    expect(first).toEqual({ text: 'select $1 where a = $2 and b > $3 or a = $4', params: ['constant', 'x', 5, 'x'] });
+    expect(second?.params).toEqual(['constant', 'y', 6, 'y']);
+    expect(second?.text).toBe(first?.text);
+  });
+
+  it('keeps no shape whose values do not all reach the statement as they are', () => {
+    const texts = new CompiledTexts(10);
+    // Written into the text, inside a longer parameter, or not used at all: each would be wrong bound again.
+    expect(texts.bind('raw', ['x'], (v) => sql`select ${sql.raw(String(v[0]))}`)).toBeUndefined();
+    expect(texts.bind('inside', ['x'], (v) => sql`select ${`%${String(v[0])}%`}`)).toBeUndefined();
+    expect(texts.bind('unused', ['x', 'y'], (v) => sql`select ${v[0]}`)).toBeUndefined();
+    // And says so again without building: the answer is kept.
+    let built = 0;
+    const counted = (v: readonly unknown[]) => {
+      built++;
+      return sql`select ${sql.raw(String(v[0]))}`;
+    };
+    texts.bind('counted', ['x'], counted);
+    texts.bind('counted', ['x'], counted);
+    expect(built).toBe(1);
+  });
+
+  it('compiles shapes beyond its size each time, still right', () => {
+    const texts = new CompiledTexts(1);
+    let built = 0;
+    const build = (v: readonly unknown[]) => {
+      built++;
+      return sql`select ${v[0]}`;
+    };
+    for (const key of ['a', 'b', 'b', 'a']) expect(texts.bind(key, [key], build)?.params).toEqual([key]);
+    expect(built).toBe(3);
+  });
+});
+
+/** A value of a sort key's JSON type (what a cursor carries), or null. */
+function cursorValue(entity: EntityDescription, field: string, i: number): unknown {
+  switch (sortKeyJson(fieldOf(entity, field).type)) {
+    case 'string':
+      return `value ${i}`;
+    case 'boolean':
+      return i % 2 === 0;
+    default:
+      return 40 + i;
+  }
+}
+
+/**
+ * A whole-table list's statement bound from its kept shape is the statement
+ * built anew for the same request, text and parameters: for every sortable
+ * field of companies, contacts and investors (plain values, picklists by
+ * their options' order, references by their record's label), each direction,
+ * the first page, an offset page, and cursors with and without empty values.
+ */
+describe('lists bound from their shape', () => {
+  const cases: { entity: EntityDescription; raw: Record<string, string> }[] = [];
+  for (const name of ['companies', 'contacts', 'investors'] as const) {
+    const entity = entities[name] as EntityDescription;
+    const sortable = Object.entries(allFields(entity))
+      .filter(([, f]) => (f as { sortable?: boolean }).sortable)
+      .map(([key]) => key);
+    expect(sortable.length).toBeGreaterThan(2);
+    sortable.forEach((field, i) => {
+      const second = sortable[(i + 1) % sortable.length] as string;
+      for (const sort of [field, `-${field}`, `${field},-${second}`]) {
+        // Two page sizes of one shape otherwise: the page size is a constant of the text.
+        for (const pageSize of ['5', '9']) cases.push({ entity, raw: { sort, pageSize } });
+        cases.push({ entity, raw: { sort, pageSize: '7', page: String(2 + i), select: `${entity.display},${field}` } });
+      }
+    });
+  }
+
+  it.each(cases.map((c) => [c.entity.name, c.raw.sort, c.raw.pageSize, c.raw.page ?? '1', c] as const))(
+    '%s sorted by %s, %s rows, page %s and by cursor',
+    (_entity, _sort, _size, _page, { entity, raw }) => {
+      const query: ListQuery = parseListQueryString(entity, raw);
+      const keys = orderKeys(entity, query);
+      const sortFields = query.sort.map((k) => k.field);
+      const cursors: (unknown[] | undefined)[] = [
+        undefined,
+        sortFields.map((f, i) => cursorValue(entity, f, i)),
+        // Empty values where a key may be empty (never the id).
+        sortFields.map((f, i) => (keys[i]?.nullable ? null : cursorValue(entity, f, i))),
+        sortFields.map((f, i) => (keys[i]?.nullable && i > 0 ? null : cursorValue(entity, f, i + 3))),
+      ];
+      for (const cursor of cursors) {
+        const page = shapedList(entity, query, cursor);
+        const bound = page.texts.bind(page.key, page.values, page.build);
+        const { sql: text, params } = dialect.sqlToQuery(listSql(entity, query, cursor));
+        expect(bound).toEqual({ text, params });
+        // Bound a second time from the kept text: the same again.
+        expect(page.texts.bind(page.key, page.values, page.build)).toEqual(bound);
+      }
+    },
+  );
+});
