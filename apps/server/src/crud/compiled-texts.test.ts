@@ -113,3 +113,49 @@ describe('lists bound from their shape', () => {
     },
   );
 });
+
+/**
+ * Filtered lists bound from their shape: every filter operator, in and/or
+ * groups, each shape bound with two sets of values, is the statement built
+ * anew for the same request (so that no value of the first request stays in
+ * the kept text).
+ */
+describe('filtered lists bound from their shape', () => {
+  const companies = entities.companies as EntityDescription;
+  const conditions = (n: number): Record<string, string> => ({
+    'filter[name][contains]': n ? 'a%b_c\\' : 'Nova',
+    'filter[legalName][startsWith]': `Legal ${n}`,
+    'filter[hqCountryId][eq]': String(10 + n),
+    'filter[employees][gte]': String(5 * n),
+    'filter[stage][in]': n ? 'Seed,Series A' : 'Growth',
+    'filter[tags][contains]': `tag${n}`,
+    'filter[industry][ne]': n ? 'Software' : 'Other',
+    'filter[city][isNull]': 'true',
+  });
+  const shapes: ((n: number) => Record<string, string>)[] = [
+    (n) => ({ 'filter[hqCountryId][eq]': String(10 + n), sort: 'name' }),
+    (n) => ({ ...conditions(n), sort: '-employees', pageSize: '9' }),
+    (n) => ({ ...conditions(n), page: '3', select: 'name,stage' }),
+    // A condition that binds nothing before those that do.
+    (n) => ({ 'filter[city][isNull]': 'true', 'filter[domain][notNull]': 'true', ...conditions(n) }),
+  ];
+
+  it.each(shapes.map((shape, i) => [i, shape] as const))(
+    'shape %i, as and/or groups, by page and by cursor',
+    (_i, shape) => {
+      for (const n of [0, 1]) {
+        const base = parseListQueryString(companies, shape(n));
+        const parts = base.where && 'and' in base.where ? base.where.and : base.where ? [base.where] : [];
+        const grouped: ListQuery = { ...base, where: { or: [{ and: parts.slice(0, 2) }, ...parts.slice(2)] } };
+        for (const query of [base, grouped]) {
+          const cursor = query.sort.map((key, i) => cursorValue(companies, key.field, i + n));
+          for (const after of [undefined, cursor]) {
+            const page = shapedList(companies, query, after);
+            const { sql: text, params } = dialect.sqlToQuery(listSql(companies, query, after));
+            expect(page.texts.bind(page.key, page.values, page.build)).toEqual({ text, params });
+          }
+        }
+      }
+    },
+  );
+});

@@ -1,7 +1,7 @@
 import type { SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 
-/** A statement's text and parameters, ready for `Database.preparedText`. */
+/** A statement's text and parameters, ready for `Database.textRows`. */
 export interface BoundText {
   text: string;
   params: unknown[];

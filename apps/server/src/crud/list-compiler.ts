@@ -1,6 +1,6 @@
 import { allFields, type EntityDescription, referenceRelationName } from '@data-platform/shared/entities/entity';
 import { findEntity } from '@data-platform/shared/entities/registry';
-import { arrayTypes } from '@data-platform/shared/fields/field-types';
+import { arrayTypes, type FieldDescription } from '@data-platform/shared/fields/field-types';
 import type { Condition, FilterNode, JoinSpec, ListQuery, SortKey } from '@data-platform/shared/query/list-query';
 import { type SQL, sql } from 'drizzle-orm';
 import { columnName } from '../db/columns.ts';
@@ -25,15 +25,46 @@ export function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-function conditionSql(entity: EntityDescription, c: Condition): SQL {
+/**
+ * The value a condition binds, as it is bound: the only part of a filter's
+ * statement that comes from the caller (the field and operator choose the
+ * text). Undefined for the operators that bind nothing.
+ */
+function conditionValue(field: FieldDescription, c: Condition): unknown {
+  if (!bindsValue(c)) return undefined;
+  if (arrayTypes.has(field.type)) return c.op === 'in' ? pgArrayLiteral(c.value as unknown[]) : String(c.value);
+  switch (c.op) {
+    case 'in':
+      return pgArrayLiteral(c.value as unknown[]);
+    case 'contains':
+      return `%${escapeLike(String(c.value))}%`;
+    case 'startsWith':
+      return `${escapeLike(String(c.value))}%`;
+    default:
+      return typeof c.value === 'number' || typeof c.value === 'boolean' ? String(c.value) : c.value;
+  }
+}
+
+const bindsValue = (c: Condition): boolean => c.op !== 'isNull' && c.op !== 'notNull';
+
+/** Binds each condition's value in turn: its own, or the next of `values` (stand-ins of CompiledTexts). */
+type Binder = (field: FieldDescription, c: Condition) => unknown;
+const ownValues: Binder = conditionValue;
+function boundValues(values: readonly unknown[]): Binder {
+  let next = 0;
+  return (_field, c) => (bindsValue(c) ? values[next++] : undefined);
+}
+
+function conditionSql(entity: EntityDescription, c: Condition, bind: Binder): SQL {
   const field = fieldOf(entity, c.field);
   const expr = valueExpr(ROOT, c.field, field);
+  const value = bind(field, c);
   if (arrayTypes.has(field.type)) {
     switch (c.op) {
       case 'contains':
-        return sql`${String(c.value)} = any(${expr})`;
+        return sql`${value} = any(${expr})`;
       case 'in':
-        return sql`${expr} && ${pgArrayLiteral(c.value as unknown[])}::text[]`;
+        return sql`${expr} && ${value}::text[]`;
       case 'isNull':
         return sql`cardinality(${expr}) = 0`;
       case 'notNull':
@@ -42,7 +73,6 @@ function conditionSql(entity: EntityDescription, c: Condition): SQL {
         throw new Error(`Operator ${c.op} on an array field`);
     }
   }
-  const value = typeof c.value === 'number' || typeof c.value === 'boolean' ? String(c.value) : c.value;
   switch (c.op) {
     case 'eq':
       return sql`${expr} = ${value}`;
@@ -57,11 +87,10 @@ function conditionSql(entity: EntityDescription, c: Condition): SQL {
     case 'gte':
       return sql`${expr} >= ${value}`;
     case 'in':
-      return sql`${expr} = any(${pgArrayLiteral(c.value as unknown[])}::${sqlArrayType(field.type)})`;
+      return sql`${expr} = any(${value}::${sqlArrayType(field.type)})`;
     case 'contains':
-      return sql`${expr} ilike ${`%${escapeLike(String(c.value))}%`}`;
     case 'startsWith':
-      return sql`${expr} ilike ${`${escapeLike(String(c.value))}%`}`;
+      return sql`${expr} ilike ${value}`;
     case 'isNull':
       return sql`${expr} is null`;
     case 'notNull':
@@ -69,14 +98,31 @@ function conditionSql(entity: EntityDescription, c: Condition): SQL {
   }
 }
 
-function nodeSql(entity: EntityDescription, node: FilterNode): SQL {
+function nodeSql(entity: EntityDescription, node: FilterNode, bind: Binder): SQL {
   if ('and' in node || 'or' in node) {
     const children = 'and' in node ? node.and : node.or;
     if (children.length === 0) return 'and' in node ? sql`true` : sql`false`;
-    const parts = children.map((c) => sql`(${nodeSql(entity, c)})`);
+    const parts = children.map((c) => sql`(${nodeSql(entity, c, bind)})`);
     return sql.join(parts, 'and' in node ? sql` and ` : sql` or `);
   }
-  return conditionSql(entity, node);
+  return conditionSql(entity, node, bind);
+}
+
+/**
+ * A filter's shape and values apart: `shape` names its fields, operators and
+ * groups (what its statement's text follows), `values` what its conditions
+ * bind, in the order whereSql binds them (its `filterValues`).
+ */
+export function filterParts(entity: EntityDescription, node: FilterNode): { shape: string; values: unknown[] } {
+  const values: unknown[] = [];
+  const shapeOf = (n: FilterNode): unknown => {
+    if ('and' in n) return { and: n.and.map(shapeOf) };
+    if ('or' in n) return { or: n.or.map(shapeOf) };
+    const value = conditionValue(fieldOf(entity, n.field), n);
+    if (value !== undefined) values.push(value);
+    return [n.field, n.op];
+  };
+  return { shape: JSON.stringify(shapeOf(node)), values };
 }
 
 /**
@@ -125,10 +171,21 @@ export interface ListScope {
   extra?: [string, SQL][];
 }
 
-/** The WHERE clause of a list: scope, filters and search, without paging. */
-export function whereSql(entity: EntityDescription, query: Pick<ListQuery, 'where' | 'q'>, scope?: ListScope): SQL {
+/**
+ * The WHERE clause of a list: scope, filters and search, without paging.
+ * `filterValues`, when given, are bound in place of the filter's own values
+ * (in filterParts' order: stand-ins of CompiledTexts).
+ */
+export function whereSql(
+  entity: EntityDescription,
+  query: Pick<ListQuery, 'where' | 'q'>,
+  scope?: ListScope,
+  filterValues?: readonly unknown[],
+): SQL {
   const parts: SQL[] = scope ? [sql`(${scope.where})`] : [];
-  if (query.where) parts.push(sql`(${nodeSql(entity, query.where)})`);
+  if (query.where) {
+    parts.push(sql`(${nodeSql(entity, query.where, filterValues ? boundValues(filterValues) : ownValues)})`);
+  }
   if (query.q) parts.push(sql`(${searchSql(entity, query.q)})`);
   return parts.length > 0 ? sql.join(parts, sql` and `) : sql`true`;
 }
@@ -299,11 +356,20 @@ export function pageOffset(query: Pick<ListQuery, 'page' | 'pageSize'>, cursorVa
 export type SearchPlan = 'walk' | 'fewMatches';
 
 /**
+ * Values a list's statement binds in place of the query's own: stand-ins of
+ * CompiledTexts. The statement's shape still follows the query.
+ */
+export interface BoundInstead {
+  /** where the page's offset goes */
+  offset?: unknown;
+  /** the filter's values, in filterParts' order */
+  filter?: readonly unknown[];
+}
+
+/**
  * One statement for a page of a list: `row` (the JSON the client gets) and
  * `cursor` (the sort values that continue after it). Fetches one row more
- * than the page to know whether there is a next page. `boundOffset`, when
- * given, is bound where the page's offset goes (a stand-in of
- * CompiledTexts); the shape still follows the query's own offset.
+ * than the page to know whether there is a next page.
  */
 export function listSql(
   entity: EntityDescription,
@@ -311,10 +377,10 @@ export function listSql(
   cursorValues?: readonly unknown[],
   scope?: ListScope,
   search: SearchPlan = 'walk',
-  boundOffset?: unknown,
+  instead: BoundInstead = {},
 ): SQL {
   const keys = orderKeys(entity, query);
-  const conditions = [whereSql(entity, query, scope)];
+  const conditions = [whereSql(entity, query, scope, instead.filter)];
   if (cursorValues) conditions.push(keysetSql(keys, cursorValues));
   const offset = pageOffset(query, cursorValues);
   const order = sql.join(
@@ -331,7 +397,7 @@ export function listSql(
       : sql`select ${columns} from ${table}
       where ${sql.join(conditions, sql` and `)}
       order by ${order}
-      limit ${query.pageSize + 1} offset ${boundOffset ?? offset}`;
+      limit ${query.pageSize + 1} offset ${instead.offset ?? offset}`;
   // Past an offset, the page is chosen by id alone and its rows read after: the skipping then walks
   // the order's index without visiting the table (an index-only scan), where a plain OFFSET reads
   // every row it skips. Page 1000 of companies by name: 20 ms instead of 600 ms. An array of ids

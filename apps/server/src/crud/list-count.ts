@@ -91,10 +91,13 @@ const dialect = new PgDialect();
 class EstimateCache {
   private readonly kept: Map<string, { rows: number; until: number }>;
   private readonly key: string;
+  private explain?: SQL;
 
+  /** `key`, when given, names the filter and its values (ShapedPage's `estimateKey`): `explain` is built when asked. */
   constructor(
     private readonly database: Database,
-    private readonly explain: SQL,
+    private readonly explainOf: () => SQL,
+    key?: string,
   ) {
     let kept = keptEstimates.get(database);
     if (!kept) {
@@ -102,8 +105,12 @@ class EstimateCache {
       keptEstimates.set(database, kept);
     }
     this.kept = kept;
-    const { sql: text, params } = dialect.sqlToQuery(explain);
-    this.key = `${text}\u0000${JSON.stringify(params)}`;
+    if (key !== undefined) this.key = `shape\u0000${key}`;
+    else {
+      this.explain = explainOf();
+      const { sql: text, params } = dialect.sqlToQuery(this.explain);
+      this.key = `${text}\u0000${JSON.stringify(params)}`;
+    }
   }
 
   /** The kept estimate, when it is still fresh. */
@@ -117,6 +124,7 @@ class EstimateCache {
 
   /** Asks the planner and keeps its answer. */
   async ask(): Promise<number> {
+    this.explain ??= this.explainOf();
     const rows = await explainedRows(this.database, this.explain);
     this.kept.delete(this.key);
     this.kept.set(this.key, { rows, until: Date.now() + ESTIMATE_TTL_MS });
@@ -144,7 +152,7 @@ export async function searchPlan(
   scope?: ListScope,
 ): Promise<SearchPlan> {
   if (!ranked(entity, query)) return 'walk';
-  const estimates = new EstimateCache(database, explainSql(entity, query, scope));
+  const estimates = new EstimateCache(database, () => explainSql(entity, query, scope));
   return (estimates.fresh ?? (await estimates.ask())) <= FEW_MATCHES ? 'fewMatches' : 'walk';
 }
 
@@ -216,9 +224,10 @@ function fromKeptEstimate(
   query: Filtered,
   mode: CountMode,
   scope?: ListScope,
+  estimateKey?: string,
 ): { known?: CountedTotal; mode: CountMode; estimates?: EstimateCache } {
   if (mode === 'exact' || wholeTable(query, scope)) return { mode };
-  const estimates = new EstimateCache(database, explainSql(entity, query, scope));
+  const estimates = new EstimateCache(database, () => explainSql(entity, query, scope), estimateKey);
   const kept = estimates.fresh;
   if (kept === undefined) return { mode, estimates };
   if (mode === 'planned' || kept > ESTIMATED_COUNT_THRESHOLD)
@@ -247,17 +256,21 @@ export async function countRows(
 
 /**
  * A list's page statement compiled once per shape (CompiledTexts) and sent
- * as its text (`Database.preparedText`), for a list whose plan repeats (no
- * filter, search or scope): `key` names the shape (selection, joins, order,
- * page size, how it pages), `values` what each request binds (the cursor's
- * values, the offset), `build` makes the statement from them. The total's
- * columns it is sent with are part of its shape too.
+ * as its text (`Database.textRows`), for a list without search or scope:
+ * `key` names the shape (the filter's fields and operators, selection,
+ * joins, order, page size, how it pages), `values` what each request binds
+ * (the filter's values, the cursor's, the offset), `build` makes the
+ * statement from them. A whole table's total is part of its shape too; a
+ * filtered list's total binds the filter again, and that statement is built
+ * each time. `estimateKey` names a filter and its values: the key of its kept
+ * estimate (EstimateCache), so that the EXPLAIN is built only when asked.
  */
 export interface ShapedPage {
   texts: CompiledTexts;
   key: string;
   values: readonly unknown[];
   build: (values: readonly unknown[]) => SQL;
+  estimateKey?: string;
 }
 
 /**
@@ -285,17 +298,21 @@ export async function pageWithTotal<R extends { row: string }>(
 ): Promise<{ rows: R[] } & ListTotal> {
   const run = <T>(shape: string, statement: (page: SQL) => SQL): Promise<T[]> => {
     if (!('build' in page)) return database.rows<T>(statement(page), undefined, options);
+    // A filtered list's total binds the filter again, outside the page: that statement is built each time.
+    const kept = shape === 'page' || !query.where;
     const bound =
-      database.preparedText &&
+      kept &&
+      database.textRows &&
       page.texts.bind(`${page.key}\u0000${shape}`, page.values, (v) => statement(page.build(v)));
-    return bound && database.preparedText
-      ? database.preparedText<T>(bound.text, bound.params)
+    return bound && database.textRows
+      ? database.textRows<T>(bound.text, bound.params, options)
       : database.rows<T>(statement(page.build(page.values)), undefined, options);
   };
   const alone = (p: SQL) => p;
   const asked = query.count;
   if (!asked) return { rows: await run<R>('page', alone), total: null, totalExact: null };
-  const { known, mode, estimates } = fromKeptEstimate(database, entity, query, asked, scope);
+  const estimateKey = 'build' in page ? page.estimateKey : undefined;
+  const { known, mode, estimates } = fromKeptEstimate(database, entity, query, asked, scope, estimateKey);
   if (known) return { rows: await run<R>('page', alone), ...known };
   const columns = totalColumnsSql(entity, query, mode, scope);
   if (!columns) {

@@ -72,12 +72,12 @@ describe.skipIf(!url)('prepared list statements (PostgreSQL)', () => {
     expect(statements.some((s) => Number(s.generic_plans) > 0)).toBe(true);
   });
 
-  it('answers the same pages from a kept statement text as from one built anew, totals included', async () => {
+  it('answers the same pages from a kept statement text as from one built anew, filtered or not, totals included', async () => {
     await database.rows(sql`update investors set
       type = case when id % 3 = 0 then null else (array['Bank', 'Endowment', 'Corporate'])[id % 3 + 1] end,
       city = case when id % 4 = 0 then null else 'City ' || (id % 5) end`);
-    // The same database without preparedText: every statement built anew from the query, as on PGlite.
-    const built: Database = { ...database, preparedText: undefined };
+    // The same database without textRows: every statement built anew from the query, as on PGlite.
+    const built: Database = { ...database, textRows: undefined };
     const pages = async (on: Database, raw: Record<string, string>) => {
       const seen: unknown[] = [];
       let cursor: string | null = null;
@@ -94,9 +94,18 @@ describe.skipIf(!url)('prepared list statements (PostgreSQL)', () => {
         seen.push(await listRecords(on, investors, parseListQueryString(investors, { ...raw, page: String(n) })));
       return seen;
     };
-    for (const sort of ['type,name', '-city', 'city,-type', '-type,-city']) {
+    const filters: Record<string, string>[] = [
+      {},
+      { 'filter[type][eq]': 'Bank' },
+      { 'filter[type][eq]': 'Corporate' },
+      { 'filter[city][isNull]': 'true', 'filter[name][contains]': '0' },
+      { 'filter[type][in]': 'Bank,Corporate', 'filter[name][startsWith]': 'Investor 01' },
+    ];
+    for (const [sort, filter] of filters.flatMap((f) =>
+      ['type,name', '-city', 'city,-type'].map((s) => [s, f] as const),
+    )) {
       for (const count of [undefined, 'exact', 'estimated', 'planned']) {
-        const raw = { sort, pageSize: '7', select: 'name,type,city', ...(count ? { count } : {}) };
+        const raw = { ...filter, sort, pageSize: '7', select: 'name,type,city', ...(count ? { count } : {}) };
         const kept = await pages(database, raw);
         expect(kept).toEqual(await pages(built, raw));
         // Twice: the second time every text is a kept one.

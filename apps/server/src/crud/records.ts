@@ -18,6 +18,7 @@ import { CompiledTexts } from './compiled-texts.ts';
 import { currentDescription } from './custom-fields.ts';
 import { historyEraseSql, historyInsertSql } from './history-writes.ts';
 import {
+  filterParts,
   getSql,
   type ListScope,
   listSql,
@@ -99,7 +100,7 @@ export async function listRecords(
     database,
     entity,
     query,
-    prepare && database.preparedText
+    !query.q && !scope && database.textRows
       ? shapedList(entity, query, cursorValues)
       : listSql(entity, query, cursorValues, scope, search),
     scope,
@@ -116,14 +117,15 @@ export async function listRecords(
   };
 }
 
-/** Shapes of lists kept per description at most (`select=`, `sort=` and `pageSize=` make them). */
+/** Shapes of lists kept per description at most (filters' fields and operators, `select=`, `sort=`, `pageSize=`). */
 const MAX_LIST_TEXTS = 256;
 const listTexts = new WeakMap<EntityDescription, CompiledTexts>();
 
 /**
- * A list without filter, search or scope as a ShapedPage: its shape is the
- * query but for the cursor's values and the offset, which each request binds
- * (a cursor's empty values are part of the shape: they change its condition).
+ * A list without search or scope as a ShapedPage: its shape is the query
+ * but for the filter's values, the cursor's values and the offset, which
+ * each request binds (a cursor's empty values are part of the shape: they
+ * change its condition).
  */
 export function shapedList(entity: EntityDescription, query: ListQuery, cursorValues?: unknown[]): ShapedPage {
   let texts = listTexts.get(entity);
@@ -131,24 +133,42 @@ export function shapedList(entity: EntityDescription, query: ListQuery, cursorVa
     texts = new CompiledTexts(MAX_LIST_TEXTS);
     listTexts.set(entity, texts);
   }
+  const filter = query.where ? filterParts(entity, query.where) : undefined;
   const offset = pageOffset(query, cursorValues);
   const paging = cursorValues
     ? cursorValues.map((v) => (v === null ? '-' : 'v')).join('')
     : offset > 0
       ? 'offset'
       : 'first';
-  const key = JSON.stringify([query.select ?? null, query.join, query.sort, query.pageSize, paging]);
-  const values = cursorValues ? cursorValues.filter((v) => v !== null) : offset > 0 ? [offset] : [];
+  const key = JSON.stringify([
+    filter?.shape ?? null,
+    query.select ?? null,
+    query.join,
+    query.sort,
+    query.pageSize,
+    paging,
+  ]);
+  const filterValues = filter?.values ?? [];
+  const values = [
+    ...filterValues,
+    ...(cursorValues ? cursorValues.filter((v) => v !== null) : []),
+    ...(offset > 0 ? [offset] : []),
+  ];
   const build = (bound: readonly unknown[]): SQL => {
-    if (!cursorValues) return listSql(entity, query, undefined, undefined, 'walk', offset > 0 ? bound[0] : undefined);
-    let next = 0;
-    return listSql(
-      entity,
-      query,
-      cursorValues.map((v) => (v === null ? null : bound[next++])),
-    );
+    let next = filterValues.length;
+    const cursor = cursorValues?.map((v) => (v === null ? null : bound[next++]));
+    return listSql(entity, query, cursor, undefined, 'walk', {
+      filter: filter ? bound.slice(0, filterValues.length) : undefined,
+      offset: offset > 0 ? bound[next] : undefined,
+    });
   };
-  return { texts, key, values, build };
+  return {
+    texts,
+    key,
+    values,
+    build,
+    estimateKey: filter ? JSON.stringify([entity.table, filter.shape, filter.values]) : undefined,
+  };
 }
 
 /** A get's statement compiled once: its text around the id, and the whole text with the id as `$1`. */
@@ -213,8 +233,8 @@ export async function readRecord(
   const compiled = getText(entity, query, scope);
   type Found = { row: string; version?: number | string | null };
   const [found] =
-    compiled && executor === undefined && database.preparedText
-      ? await database.preparedText<Found>(compiled.text, [id])
+    compiled && executor === undefined && database.textRows
+      ? await database.textRows<Found>(compiled.text, [id], { prepare: true })
       : await database.rows<Found>(
           compiled ? sql`${sql.raw(compiled.before)}${id}${sql.raw(compiled.after)}` : getSql(entity, id, query, scope),
           executor,

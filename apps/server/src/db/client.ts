@@ -41,12 +41,12 @@ export interface Database {
   /** Rows of a statement, the same shape on both drivers. */
   rows<T = Record<string, unknown>>(query: SQL, executor?: Executor, options?: RowsOptions): Promise<T[]>;
   /**
-   * PostgreSQL only: `rows(..., { prepare: true })` of a statement whose text
-   * is made already (its `$1`... bound to `params`): kept by the caller, the
-   * same string each time, so that neither drizzle's text building nor the
-   * lookup of its statement's name by a new string's hash is paid again.
+   * PostgreSQL only: `rows(..., options)` of a statement whose text is made
+   * already (its `$1`... bound to `params`): kept by the caller, the same
+   * string each time, so that neither drizzle's text building nor (prepared)
+   * the lookup of its statement's name by a new string's hash is paid again.
    */
-  preparedText?<T = Record<string, unknown>>(text: string, params: unknown[]): Promise<T[]>;
+  textRows?<T = Record<string, unknown>>(text: string, params: unknown[], options?: RowsOptions): Promise<T[]>;
   /**
    * Hears the notifications on `channel` (pg_notify, delivered when the
    * writing transaction commits). `onState(true)` once they are heard, again
@@ -166,8 +166,9 @@ function preparedStatements(pool: pg.Pool) {
     names.set(text, name);
     return name;
   };
-  const run = async <T>(text: string, params: unknown[]): Promise<T[]> => {
-    const result = await pool.query({ name: nameOf(text), text, values: params, types: drizzleTypes });
+  const run = async <T>(text: string, params: unknown[], named = true): Promise<T[]> => {
+    const name = named ? nameOf(text) : undefined;
+    const result = await pool.query({ name, text, values: params, types: drizzleTypes });
     return result.rows as T[];
   };
   return {
@@ -219,7 +220,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
       db,
       rows: (query, executor = db, rowsOptions = {}) =>
         rowsOptions.prepare && executor === db ? prepared.rows(query) : rowsOf(executor, query),
-      preparedText: (text, params) => prepared.text(text, params),
+      textRows: (text, params, textOptions = {}) => prepared.text(text, params, textOptions.prepare === true),
       listen: (channel, onMessage, onState) => listener.subscribe(channel, { onMessage, onState }),
       caughtUp: () => listener.caughtUp(),
       async copyCsv(table, columns, csv) {
