@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { CompiledTexts } from './compiled-texts.ts';
 import { listSql, orderKeys } from './list-compiler.ts';
 import { shapedList } from './records.ts';
-import { fieldOf } from './sql-fragments.ts';
+import { fieldOf, SEARCH_SEPARATOR } from './sql-fragments.ts';
 
 const dialect = new PgDialect();
 
@@ -158,4 +158,49 @@ describe('filtered lists bound from their shape', () => {
       }
     },
   );
+});
+
+/**
+ * Searches bound from their shape: ranked (by rank, then the list's order)
+ * and in an order the caller gave, with a filter or not, by either search
+ * plan, a term holding the fields' separator, first pages, offset pages,
+ * and cursors of every rank; each shape bound with two terms.
+ */
+describe('searches bound from their shape', () => {
+  const companies = entities.companies as EntityDescription;
+  const shapes: Record<string, string>[] = [
+    {},
+    { sort: 'name' },
+    { sort: '-stage,city' },
+    { 'filter[stage][in]': 'Seed,Growth' },
+    { page: '4', pageSize: '9' },
+    { page: '2', sort: 'city' },
+  ];
+  const terms = [
+    ['nova', 'a%b_c'],
+    ['ltd', `x${SEARCH_SEPARATOR}y`],
+  ];
+
+  it.each(shapes.map((shape) => [JSON.stringify(shape), shape] as const))('%s', (_name, shape) => {
+    for (const plan of ['walk', 'fewMatches'] as const) {
+      for (const pair of terms) {
+        for (const q of pair) {
+          const query = parseListQueryString(companies, { ...shape, q });
+          const keys = orderKeys(companies, query);
+          const sortFields = query.sort.map((k) => k.field);
+          // A ranked cursor starts with the rank: each rank, and one no page gives (3).
+          const rankedCursor = (rank: number) => [rank, ...sortFields.map((f, i) => cursorValue(companies, f, i))];
+          const cursors: (unknown[] | undefined)[] =
+            keys.length > sortFields.length
+              ? [undefined, rankedCursor(0), rankedCursor(1), rankedCursor(2), rankedCursor(3)]
+              : [undefined, sortFields.map((f, i) => (keys[i]?.nullable ? null : cursorValue(companies, f, i)))];
+          for (const after of cursors) {
+            const page = shapedList(companies, query, after, plan);
+            const { sql: text, params } = dialect.sqlToQuery(listSql(companies, query, after, undefined, plan));
+            expect(page.texts.bind(page.key, page.values, page.build)).toEqual({ text, params });
+          }
+        }
+      }
+    }
+  });
 });

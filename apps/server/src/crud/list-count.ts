@@ -93,7 +93,7 @@ class EstimateCache {
   private readonly key: string;
   private explain?: SQL;
 
-  /** `key`, when given, names the filter and its values (ShapedPage's `estimateKey`): `explain` is built when asked. */
+  /** `key`, when given, names the filter and search with their values (ShapedPage's `estimateKey`): `explain` is then built only when asked. */
   constructor(
     private readonly database: Database,
     private readonly explainOf: () => SQL,
@@ -150,9 +150,10 @@ export async function searchPlan(
   entity: EntityDescription,
   query: ListQuery,
   scope?: ListScope,
+  estimateKey?: string,
 ): Promise<SearchPlan> {
   if (!ranked(entity, query)) return 'walk';
-  const estimates = new EstimateCache(database, () => explainSql(entity, query, scope));
+  const estimates = new EstimateCache(database, () => explainSql(entity, query, scope), estimateKey);
   return (estimates.fresh ?? (await estimates.ask())) <= FEW_MATCHES ? 'fewMatches' : 'walk';
 }
 
@@ -256,14 +257,16 @@ export async function countRows(
 
 /**
  * A list's page statement compiled once per shape (CompiledTexts) and sent
- * as its text (`Database.textRows`), for a list without search or scope:
- * `key` names the shape (the filter's fields and operators, selection,
- * joins, order, page size, how it pages), `values` what each request binds
- * (the filter's values, the cursor's, the offset), `build` makes the
- * statement from them. A whole table's total is part of its shape too; a
- * filtered list's total binds the filter again, and that statement is built
- * each time. `estimateKey` names a filter and its values: the key of its kept
- * estimate (EstimateCache), so that the EXPLAIN is built only when asked.
+ * as its text (`Database.textRows`), for a list without scope: `key` names
+ * the shape (the filter's fields and operators, whether and how it
+ * searches, selection, joins, order, page size, how it pages), `values`
+ * what each request binds (the filter's values, the search's terms, the
+ * cursor's values, the offset), `build` makes the statement from them. A
+ * whole table's total is part of its shape too; a filtered or searched
+ * list's total binds them again, and that statement is built each time.
+ * `estimateKey` names the filter and search with their values: the key of
+ * their kept estimate (EstimateCache), so that the EXPLAIN is built only
+ * when it is asked.
  */
 export interface ShapedPage {
   texts: CompiledTexts;
@@ -298,8 +301,8 @@ export async function pageWithTotal<R extends { row: string }>(
 ): Promise<{ rows: R[] } & ListTotal> {
   const run = <T>(shape: string, statement: (page: SQL) => SQL): Promise<T[]> => {
     if (!('build' in page)) return database.rows<T>(statement(page), undefined, options);
-    // A filtered list's total binds the filter again, outside the page: that statement is built each time.
-    const kept = shape === 'page' || !query.where;
+    // A filtered or searched list's total binds them again, outside the page: that statement is built each time.
+    const kept = shape === 'page' || (!query.where && !query.q);
     const bound =
       kept &&
       database.textRows &&

@@ -72,7 +72,7 @@ describe.skipIf(!url)('prepared list statements (PostgreSQL)', () => {
     expect(statements.some((s) => Number(s.generic_plans) > 0)).toBe(true);
   });
 
-  it('answers the same pages from a kept statement text as from one built anew, filtered or not, totals included', async () => {
+  it('answers the same pages from a kept statement text as from one built anew, filtered, searched or neither, totals included', async () => {
     await database.rows(sql`update investors set
       type = case when id % 3 = 0 then null else (array['Bank', 'Endowment', 'Corporate'])[id % 3 + 1] end,
       city = case when id % 4 = 0 then null else 'City ' || (id % 5) end`);
@@ -100,12 +100,22 @@ describe.skipIf(!url)('prepared list statements (PostgreSQL)', () => {
       { 'filter[type][eq]': 'Corporate' },
       { 'filter[city][isNull]': 'true', 'filter[name][contains]': '0' },
       { 'filter[type][in]': 'Bank,Corporate', 'filter[name][startsWith]': 'Investor 01' },
+      // Searches: ranked first by exact, prefix and other matches when no order is given.
+      { q: 'Investor 01' },
+      { q: 'investor 012' },
+      { q: '5', 'filter[type][eq]': 'Bank' },
     ];
     for (const [sort, filter] of filters.flatMap((f) =>
-      ['type,name', '-city', 'city,-type'].map((s) => [s, f] as const),
+      ['type,name', '-city', 'city,-type', ...(f.q ? [undefined] : [])].map((s) => [s, f] as const),
     )) {
       for (const count of [undefined, 'exact', 'estimated', 'planned']) {
-        const raw = { ...filter, sort, pageSize: '7', select: 'name,type,city', ...(count ? { count } : {}) };
+        const raw = {
+          ...filter,
+          ...(sort ? { sort } : {}),
+          pageSize: '7',
+          select: 'name,type,city',
+          ...(count ? { count } : {}),
+        };
         const kept = await pages(database, raw);
         expect(kept).toEqual(await pages(built, raw));
         // Twice: the second time every text is a kept one.

@@ -25,6 +25,9 @@ import {
   orderKeyCount,
   orderSignature,
   pageOffset,
+  ranked,
+  type SearchPlan,
+  searchTerms,
   selectionSql,
 } from './list-compiler.ts';
 import { type ListTotal, pageWithTotal, type ShapedPage, searchPlan } from './list-count.ts';
@@ -94,14 +97,16 @@ export async function listRecords(
   scope?: ListScope,
 ): Promise<ListPage> {
   const cursorValues = decodeCursor(entity, query);
-  const search = await searchPlan(database, entity, query, scope);
+  const shaped = !scope && database.textRows !== undefined;
+  const estimate = shaped ? estimateKey(entity, query) : undefined;
+  const search = await searchPlan(database, entity, query, scope, estimate);
   const prepare = repeatsItsPlan(query, scope);
   const { rows, ...total } = await pageWithTotal<{ row: string; cursor: unknown[] | string }>(
     database,
     entity,
     query,
-    !query.q && !scope && database.textRows
-      ? shapedList(entity, query, cursorValues)
+    shaped
+      ? shapedList(entity, query, cursorValues, search, estimate)
       : listSql(entity, query, cursorValues, scope, search),
     scope,
     { prepare },
@@ -122,26 +127,37 @@ const MAX_LIST_TEXTS = 256;
 const listTexts = new WeakMap<EntityDescription, CompiledTexts>();
 
 /**
- * A list without search or scope as a ShapedPage: its shape is the query
- * but for the filter's values, the cursor's values and the offset, which
- * each request binds (a cursor's empty values are part of the shape: they
- * change its condition).
+ * A list without scope as a ShapedPage: its shape is the query but for the
+ * filter's values, the search's terms, the cursor's values and the offset,
+ * which each request binds. A cursor's empty values are part of the shape
+ * (they change its condition), and so is a ranked search's cursor rank (its
+ * page reads other rows after each rank) and the search's plan (decision 0043).
  */
-export function shapedList(entity: EntityDescription, query: ListQuery, cursorValues?: unknown[]): ShapedPage {
+export function shapedList(
+  entity: EntityDescription,
+  query: ListQuery,
+  cursorValues?: unknown[],
+  search: SearchPlan = 'walk',
+  estimate: string | undefined = estimateKey(entity, query),
+): ShapedPage {
   let texts = listTexts.get(entity);
   if (!texts) {
     texts = new CompiledTexts(MAX_LIST_TEXTS);
     listTexts.set(entity, texts);
   }
   const filter = query.where ? filterParts(entity, query.where) : undefined;
+  const terms = query.q ? searchTerms(query.q) : undefined;
+  const isRanked = ranked(entity, query);
+  const walked = isRanked && search === 'walk';
+  // A ranked search's cursor starts with the rank, which chooses the page's conditions: kept as it is.
+  const rank = isRanked && cursorValues ? cursorValues.slice(0, 1) : [];
+  const afterRank = isRanked && cursorValues ? cursorValues.slice(1) : cursorValues;
   const offset = pageOffset(query, cursorValues);
-  const paging = cursorValues
-    ? cursorValues.map((v) => (v === null ? '-' : 'v')).join('')
-    : offset > 0
-      ? 'offset'
-      : 'first';
+  const paging = afterRank ? afterRank.map((v) => (v === null ? '-' : 'v')).join('') : offset > 0 ? 'offset' : 'first';
+  const searching = terms ? [terms.separated, isRanked, search, rank] : null;
   const key = JSON.stringify([
     filter?.shape ?? null,
+    searching,
     query.select ?? null,
     query.join,
     query.sort,
@@ -149,26 +165,40 @@ export function shapedList(entity: EntityDescription, query: ListQuery, cursorVa
     paging,
   ]);
   const filterValues = filter?.values ?? [];
+  // Prefix and term only rank the matches: a search in an order the caller gave binds its pattern alone.
+  const termValues = terms ? (isRanked ? [terms.pattern, terms.prefix, terms.term] : [terms.pattern]) : [];
   const values = [
     ...filterValues,
-    ...(cursorValues ? cursorValues.filter((v) => v !== null) : []),
+    ...termValues,
+    ...(afterRank ? afterRank.filter((v) => v !== null) : []),
     ...(offset > 0 ? [offset] : []),
+    // A ranked search's page reads each rank's rows as far as the offset and the page reach.
+    ...(offset > 0 && walked ? [offset + query.pageSize + 1] : []),
   ];
   const build = (bound: readonly unknown[]): SQL => {
     let next = filterValues.length;
-    const cursor = cursorValues?.map((v) => (v === null ? null : bound[next++]));
-    return listSql(entity, query, cursor, undefined, 'walk', {
+    const boundTerms = terms && {
+      pattern: bound[next++],
+      prefix: isRanked ? bound[next++] : terms.prefix,
+      term: isRanked ? bound[next++] : terms.term,
+      separated: terms.separated,
+    };
+    const cursor = afterRank && [...rank, ...afterRank.map((v) => (v === null ? null : bound[next++]))];
+    return listSql(entity, query, cursor, undefined, search, {
       filter: filter ? bound.slice(0, filterValues.length) : undefined,
+      search: boundTerms,
       offset: offset > 0 ? bound[next] : undefined,
+      reach: offset > 0 && walked ? bound[next + 1] : undefined,
     });
   };
-  return {
-    texts,
-    key,
-    values,
-    build,
-    estimateKey: filter ? JSON.stringify([entity.table, filter.shape, filter.values]) : undefined,
-  };
+  return { texts, key, values, build, estimateKey: estimate };
+}
+
+/** The key of a list's kept estimate (EstimateCache) without scope: its filter and search, values included. */
+function estimateKey(entity: EntityDescription, query: ListQuery): string | undefined {
+  if (!query.where && !query.q) return undefined;
+  const filter = query.where ? filterParts(entity, query.where) : undefined;
+  return JSON.stringify([entity.table, filter?.shape ?? null, filter?.values ?? null, query.q ?? null]);
 }
 
 /** A get's statement compiled once: its text around the id, and the whole text with the id as `$1`. */
