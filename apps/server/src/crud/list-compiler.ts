@@ -111,7 +111,7 @@ function nodeSql(entity: EntityDescription, node: FilterNode, bind: Binder): SQL
 /**
  * A filter's shape and values apart: `shape` names its fields, operators and
  * groups (what its statement's text follows), `values` what its conditions
- * bind, in the order whereSql binds them (its `filterValues`).
+ * bind, in the order whereSql binds them (BoundInstead's `filter`).
  */
 export function filterParts(entity: EntityDescription, node: FilterNode): { shape: string; values: unknown[] } {
   const values: unknown[] = [];
