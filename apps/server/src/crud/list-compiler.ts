@@ -25,6 +25,9 @@ export function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
+/** Whether a condition's operator binds a value (all but `isNull` and `notNull`). */
+const bindsValue = (c: Condition): boolean => c.op !== 'isNull' && c.op !== 'notNull';
+
 /**
  * The value a condition binds, as it is bound: the only part of a filter's
  * statement that comes from the caller (the field and operator choose the
@@ -44,8 +47,6 @@ function conditionValue(field: FieldDescription, c: Condition): unknown {
       return typeof c.value === 'number' || typeof c.value === 'boolean' ? String(c.value) : c.value;
   }
 }
-
-const bindsValue = (c: Condition): boolean => c.op !== 'isNull' && c.op !== 'notNull';
 
 /** Binds each condition's value in turn: its own, or the next of `values` (stand-ins of CompiledTexts). */
 type Binder = (field: FieldDescription, c: Condition) => unknown;
