@@ -18,38 +18,55 @@ const timings = {
   '--splash-name-fade': `${SPLASH_NAME_FADE_S}s`,
 } as CSSProperties;
 
-type Stage = 'shown' | 'leaving' | 'gone';
+/**
+ * How long past SPLASH_DURATION_MS the overlay waits for the name's fade to end
+ * before it leaves anyway (a browser that runs no animations sends no end).
+ */
+const NAME_WAIT_MS = 1000;
 
 /**
  * The overlay of every start: the logo shrinks from large to small, the name
  * fades in, then the overlay fades out sliding down at 1800 ms, for good.
+ * The name's fade ends at 1.8 s too, but CSS animations start on the first
+ * frame, which a busy device paints late: so the overlay leaves at 1800 ms or
+ * when the name is fully shown, whichever is later (up to NAME_WAIT_MS more),
+ * never while the name is still fading in.
  * With reduced motion nothing moves; what is visible when stays the same.
  * CSS animations (splash.module.css), not an animation library: the splash is
  * on every first screen, whose JavaScript is budgeted (issue #11).
  */
 export function Splash() {
   const { t } = useTranslation();
-  const [stage, setStage] = useState<Stage>('shown');
+  const [timeUp, setTimeUp] = useState(false);
+  const [nameShown, setNameShown] = useState(false);
+  const [gone, setGone] = useState(false);
+  const leaving = timeUp && nameShown;
 
   useEffect(() => {
-    const leave = setTimeout(() => setStage('leaving'), SPLASH_DURATION_MS);
-    const remove = setTimeout(() => setStage('gone'), SPLASH_DURATION_MS + SPLASH_FADE_OUT_S * 1000);
+    const due = setTimeout(() => setTimeUp(true), SPLASH_DURATION_MS);
+    const cap = setTimeout(() => setNameShown(true), SPLASH_DURATION_MS + NAME_WAIT_MS);
     return () => {
-      clearTimeout(leave);
-      clearTimeout(remove);
+      clearTimeout(due);
+      clearTimeout(cap);
     };
   }, []);
 
-  if (stage === 'gone') return null;
+  useEffect(() => {
+    if (!leaving) return;
+    const remove = setTimeout(() => setGone(true), SPLASH_FADE_OUT_S * 1000);
+    return () => clearTimeout(remove);
+  }, [leaving]);
+
+  if (gone) return null;
   return (
     <div
-      className={stage === 'leaving' ? `${classes.overlay} ${classes.leaving}` : classes.overlay}
+      className={leaving ? `${classes.overlay} ${classes.leaving}` : classes.overlay}
       style={timings}
       data-testid="splash"
       aria-hidden="true"
     >
       <img className={classes.logo} src={logo} alt="" />
-      <div className={classes.name} data-testid="splash-name">
+      <div className={classes.name} data-testid="splash-name" onAnimationEnd={() => setNameShown(true)}>
         {t('appName')}
       </div>
     </div>

@@ -8,7 +8,7 @@ import { afterEach, beforeAll, beforeEach } from 'vitest';
 /**
  * For a component test under jsdom (`// @vitest-environment jsdom`): registers
  * the suite's hooks (what React and Mantine ask of a browser jsdom is not,
- * English texts of `resources`, a fresh container for each test) and
+ * English texts of `resources` (`common` the default namespace, as in the app), a fresh container for each test) and
  * returns `render`, which draws a node inside Mantine and i18next and
  * returns its container.
  */
@@ -36,7 +36,9 @@ export function jsdomRender(resources: Resource): { render: (node: ReactNode) =>
       unobserve() {}
       disconnect() {}
     };
-    await i18n.use(initReactI18next).init({ lng: 'en', resources, interpolation: { escapeValue: false } });
+    await i18n
+      .use(initReactI18next)
+      .init({ lng: 'en', resources, defaultNS: 'common', interpolation: { escapeValue: false } });
   });
   beforeEach(() => {
     container = document.createElement('div');
