@@ -40,15 +40,19 @@ describe('CompiledTexts', () => {
     expect(built).toBe(1);
   });
 
-  it('compiles shapes beyond its size each time, still right', () => {
-    const texts = new CompiledTexts(1);
+  it('keeps at most its size: the oldest shape leaves for a new one, and is built again, still right', () => {
+    const texts = new CompiledTexts(2);
     let built = 0;
     const build = (v: readonly unknown[]) => {
       built++;
       return sql`select ${v[0]}`;
     };
-    for (const key of ['a', 'b', 'b', 'a']) expect(texts.bind(key, [key], build)?.params).toEqual([key]);
-    expect(built).toBe(3);
+    const keys = ['a', 'b', 'c', 'c', 'b', 'a'];
+    const bound = keys.map((key) => texts.bind(key, [key], build)?.params);
+    expect(bound).toEqual(keys.map((key) => [key]));
+    // a, b and c each built once; c and b kept; a had left for c, so it is built again.
+    expect(built).toBe(4);
+    expect(texts.size).toBe(2);
   });
 });
 
@@ -188,11 +192,11 @@ describe('searches bound from their shape', () => {
           const query = parseListQueryString(companies, { ...shape, q });
           const keys = orderKeys(companies, query);
           const sortFields = query.sort.map((k) => k.field);
-          // A ranked cursor starts with the rank: each rank, and one no page gives (3).
+          // A ranked cursor starts with the rank: each of the three (decodeCursor refuses any other).
           const rankedCursor = (rank: number) => [rank, ...sortFields.map((f, i) => cursorValue(companies, f, i))];
           const cursors: (unknown[] | undefined)[] =
             keys.length > sortFields.length
-              ? [undefined, rankedCursor(0), rankedCursor(1), rankedCursor(2), rankedCursor(3)]
+              ? [undefined, rankedCursor(0), rankedCursor(1), rankedCursor(2)]
               : [undefined, sortFields.map((f, i) => (keys[i]?.nullable ? null : cursorValue(companies, f, i)))];
           for (const after of cursors) {
             const page = shapedList(companies, query, after, plan);

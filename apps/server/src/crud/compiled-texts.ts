@@ -39,13 +39,21 @@ const standIn = (i: number) => `${STAND_IN}${i}\u0000`;
 export class CompiledTexts {
   private readonly texts = new Map<string, CompiledText | null>();
 
+  /** `max`: the shapes kept at most; the oldest leaves for a new one. */
   constructor(private readonly max: number) {}
+
+  /** The shapes kept. */
+  get size(): number {
+    return this.texts.size;
+  }
 
   bind(key: string, values: readonly unknown[], build: (values: readonly unknown[]) => SQL): BoundText | undefined {
     let compiled = this.texts.get(key);
     if (compiled === undefined) {
       compiled = compile(values.length, build);
-      if (this.texts.size < this.max) this.texts.set(key, compiled);
+      // The oldest shape makes room: shapes a caller crafts by the thousand cost their own builds, not others'.
+      if (this.texts.size >= this.max) this.texts.delete(this.texts.keys().next().value as string);
+      this.texts.set(key, compiled);
     }
     if (!compiled) return undefined;
     const { slots } = compiled;

@@ -160,6 +160,26 @@ describe('list parameters', () => {
       cursor: 'This cursor is not valid for this list; start again from the first page',
     });
   });
+
+  it('a search cursor carries one of the three ranks, nothing else', async () => {
+    await api.post('/api/v1/companies', { name: 'Acme Two' });
+    const list = (query: Record<string, string>) => api.list('/api/v1/companies', query);
+    const search = { q: 'acme', pageSize: '1', select: 'name' };
+    const first = await list(search);
+    const { o, v } = JSON.parse(Buffer.from(String(first.body.nextCursor), 'base64url').toString()) as {
+      o: string;
+      v: unknown[];
+    };
+    expect(o.startsWith('rank,')).toBe(true);
+    const withRank = (rank: unknown) =>
+      Buffer.from(JSON.stringify({ o, v: [rank, ...v.slice(1)] })).toString('base64url');
+    for (const rank of [0, 1, 2]) expect((await list({ ...search, cursor: withRank(rank) })).status).toBe(200);
+    for (const rank of [3, -1, 0.5, '1', true, null, 1e308]) {
+      expect(refused(await list({ ...search, cursor: withRank(rank) }), 400, 'validation_failed')).toEqual({
+        cursor: 'This cursor is not valid for this list; start again from the first page',
+      });
+    }
+  });
 });
 
 describe('create and update bodies', () => {

@@ -114,7 +114,12 @@ function nodeSql(entity: EntityDescription, node: FilterNode, bind: Binder): SQL
  * groups (what its statement's text follows), `values` what its conditions
  * bind, in the order whereSql binds them (BoundInstead's `filter`).
  */
-export function filterParts(entity: EntityDescription, node: FilterNode): { shape: string; values: unknown[] } {
+export interface FilterParts {
+  shape: string;
+  values: unknown[];
+}
+
+export function filterParts(entity: EntityDescription, node: FilterNode): FilterParts {
   const values: unknown[] = [];
   const shapeOf = (n: FilterNode): unknown => {
     if ('and' in n) return { and: n.and.map(shapeOf) };
@@ -184,7 +189,7 @@ function rankExpr(entity: EntityDescription, terms: SearchTerms): SQL {
 }
 
 /** The rank of every row that is no prefix match of the display field. */
-const LAST_RANK = 2;
+export const LAST_RANK = 2;
 /** Rows of the list's order a ranked search walks for its rank-2 matches before it reads them all. */
 const WALKED_ROWS = 500;
 
@@ -485,9 +490,8 @@ function rankedPage(
   if (cursorValues) {
     const rank = cursorValues[0];
     prefix.push(keysetSql(keys, cursorValues));
+    // Ranks 0 and 1 bound the prefix matches only (decodeCursor accepts no other rank).
     if (rank === LAST_RANK) others.push(keysetSql(sortKeys, cursorValues.slice(1)));
-    // A cursor of another shape than the ranks give: the whole order still decides.
-    else if (typeof rank !== 'number' || rank > LAST_RANK) others.push(keysetSql(keys, cursorValues));
   }
   const branch = (conditions: SQL[], of: OrderKey[]) =>
     sql`(select ${sql.identifier(ROOT)}.* from ${table} where ${sql.join(conditions, sql` and `)}

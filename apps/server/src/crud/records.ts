@@ -6,7 +6,6 @@ import { type FieldDescription, sortKeyJson } from '@data-platform/shared/fields
 import type { HistoryAction } from '@data-platform/shared/history';
 import type { ListQuery } from '@data-platform/shared/query/list-query';
 import { type SQL, sql } from 'drizzle-orm';
-import { PgDialect } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { assertMayAttachTo, assertReferencesReadable } from '../access/references.ts';
 import type { Actor } from '../auth/actor.ts';
@@ -14,12 +13,14 @@ import { recordChangeInsertSql } from '../auth/audit.ts';
 import { type Database, type Executor, jsonValue } from '../db/client.ts';
 import { columnName } from '../db/columns.ts';
 import { invalid, notFound, staleVersion } from '../domain/errors.ts';
-import { CompiledTexts } from './compiled-texts.ts';
+import { type BoundText, CompiledTexts } from './compiled-texts.ts';
 import { currentDescription } from './custom-fields.ts';
 import { historyEraseSql, historyInsertSql } from './history-writes.ts';
 import {
+  type FilterParts,
   filterParts,
   getSql,
+  LAST_RANK,
   type ListScope,
   listSql,
   orderKeyCount,
@@ -64,6 +65,12 @@ export function decodeCursor(entity: EntityDescription, query: ListQuery): unkno
   if (parsed.data.o !== orderSignature(query) || values.length !== orderKeyCount(entity, query)) throw bad;
   // The sort keys are the last values (a search rank may come first); each must have its field's type.
   const offset = values.length - query.sort.length;
+  // A rank is one of the three a ranked search gives (0 exact, 1 prefix, 2 any other match).
+  if (
+    offset === 1 &&
+    !(Number.isInteger(values[0]) && (values[0] as number) >= 0 && (values[0] as number) <= LAST_RANK)
+  )
+    throw bad;
   query.sort.forEach((key, i) => {
     const value = values[offset + i];
     if (value !== null && typeof value !== sortKeyJson(fieldOf(entity, key.field).type)) throw bad;
@@ -98,7 +105,8 @@ export async function listRecords(
 ): Promise<ListPage> {
   const cursorValues = decodeCursor(entity, query);
   const shaped = !scope && database.textRows !== undefined;
-  const estimate = shaped ? estimateKey(entity, query) : undefined;
+  const filter = shaped && query.where ? filterParts(entity, query.where) : undefined;
+  const estimate = shaped ? estimateKey(entity, query, filter) : undefined;
   const search = await searchPlan(database, entity, query, scope, estimate);
   const prepare = repeatsItsPlan(query, scope);
   const { rows, ...total } = await pageWithTotal<{ row: string; cursor: unknown[] | string }>(
@@ -106,7 +114,7 @@ export async function listRecords(
     entity,
     query,
     shaped
-      ? shapedList(entity, query, cursorValues, search, estimate)
+      ? shapedList(entity, query, cursorValues, search, filter, estimate)
       : listSql(entity, query, cursorValues, scope, search),
     scope,
     { prepare },
@@ -138,14 +146,14 @@ export function shapedList(
   query: ListQuery,
   cursorValues?: unknown[],
   search: SearchPlan = 'walk',
-  estimate: string | undefined = estimateKey(entity, query),
+  filter: FilterParts | undefined = query.where ? filterParts(entity, query.where) : undefined,
+  estimate: string | undefined = estimateKey(entity, query, filter),
 ): ShapedPage {
   let texts = listTexts.get(entity);
   if (!texts) {
     texts = new CompiledTexts(MAX_LIST_TEXTS);
     listTexts.set(entity, texts);
   }
-  const filter = query.where ? filterParts(entity, query.where) : undefined;
   const terms = query.q ? searchTerms(query.q) : undefined;
   const isRanked = ranked(entity, query);
   const walked = isRanked && search === 'walk';
@@ -194,54 +202,35 @@ export function shapedList(
   return { texts, key, values, build, estimateKey: estimate };
 }
 
-/** The key of a list's kept estimate (EstimateCache) without scope: its filter and search, values included. */
-function estimateKey(entity: EntityDescription, query: ListQuery): string | undefined {
+/** The key of a list's kept estimate (EstimateCache) without scope: its filter (`filterParts`) and search, values included. */
+function estimateKey(entity: EntityDescription, query: ListQuery, filter: FilterParts | undefined): string | undefined {
   if (!query.where && !query.q) return undefined;
-  const filter = query.where ? filterParts(entity, query.where) : undefined;
   return JSON.stringify([entity.table, filter?.shape ?? null, filter?.values ?? null, query.q ?? null]);
 }
 
-/** A get's statement compiled once: its text around the id, and the whole text with the id as `$1`. */
-interface GetText {
-  before: string;
-  after: string;
-  text: string;
-}
-/** The text of a get without scope or joins, around its one parameter (the id), per description and selection. */
-const getTexts = new WeakMap<EntityDescription, Map<string, GetText | null>>();
-/** Selections kept per description at most (`select=` can name any subset of fields). */
+/** Selections of a get kept per description at most (`select=` can name any subset of fields). */
 const MAX_GET_TEXTS = 256;
-/** An id no row has, to find where the compiled statement binds the id. */
-const PLACEHOLDER_ID = -7_340_213;
-const dialect = new PgDialect();
+const getTexts = new WeakMap<EntityDescription, CompiledTexts>();
 
 /**
- * getSql compiled once per description and selection when it binds nothing
- * but the id (no scope, no joins): building the SQL of a row's every field
- * anew was most of a get's time in Node. The text is getSql's own. Undefined
- * for a get with a scope or joins, built each time.
+ * A get without scope or joins bound from its text compiled once per
+ * description and selection (building the SQL of a row's every field anew
+ * was most of a get's time in Node). Undefined for a get with a scope or
+ * joins, built each time.
  */
-function getText(
+function boundGet(
   entity: EntityDescription,
+  id: number,
   query: Pick<ListQuery, 'select' | 'join'>,
   scope?: ListScope,
-): GetText | undefined {
+): BoundText | undefined {
   if (scope || query.join.length > 0) return undefined;
   let texts = getTexts.get(entity);
   if (!texts) {
-    texts = new Map();
+    texts = new CompiledTexts(MAX_GET_TEXTS);
     getTexts.set(entity, texts);
   }
-  const key = query.select?.join(',') ?? '';
-  let compiled = texts.get(key);
-  if (compiled === undefined) {
-    const { sql: text, params } = dialect.sqlToQuery(getSql(entity, PLACEHOLDER_ID, query));
-    const at = text.indexOf('$1');
-    const once = params.length === 1 && params[0] === PLACEHOLDER_ID && at >= 0 && text.indexOf('$1', at + 2) < 0;
-    compiled = once ? { before: text.slice(0, at), after: text.slice(at + 2), text } : null;
-    if (texts.size < MAX_GET_TEXTS) texts.set(key, compiled);
-  }
-  return compiled ?? undefined;
+  return texts.bind(query.select?.join(',') ?? '', [id], ([bound]) => getSql(entity, bound as number, query));
 }
 
 /** A record's JSON, and its version when the JSON holds one (for the ETag). */
@@ -260,16 +249,12 @@ export async function readRecord(
   executor?: Executor,
 ): Promise<ReadRecord> {
   // A get has few shapes per resource (its selection and scope), run on most screens: planned once per connection.
-  const compiled = getText(entity, query, scope);
+  const bound = executor === undefined && database.textRows ? boundGet(entity, id, query, scope) : undefined;
   type Found = { row: string; version?: number | string | null };
   const [found] =
-    compiled && executor === undefined && database.textRows
-      ? await database.textRows<Found>(compiled.text, [id], { prepare: true })
-      : await database.rows<Found>(
-          compiled ? sql`${sql.raw(compiled.before)}${id}${sql.raw(compiled.after)}` : getSql(entity, id, query, scope),
-          executor,
-          { prepare: executor === undefined },
-        );
+    bound && database.textRows
+      ? await database.textRows<Found>(bound.text, bound.params, { prepare: true })
+      : await database.rows<Found>(getSql(entity, id, query, scope), executor, { prepare: executor === undefined });
   if (!found) throw notFound(`${entity.label} ${id}`);
   return {
     row: found.row,

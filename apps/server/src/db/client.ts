@@ -41,10 +41,11 @@ export interface Database {
   /** Rows of a statement, the same shape on both drivers. */
   rows<T = Record<string, unknown>>(query: SQL, executor?: Executor, options?: RowsOptions): Promise<T[]>;
   /**
-   * PostgreSQL only: `rows(..., options)` of a statement whose text is made
-   * already (its `$1`... bound to `params`): kept by the caller, the same
-   * string each time, so that neither drizzle's text building nor (prepared)
-   * the lookup of its statement's name by a new string's hash is paid again.
+   * `rows(..., options)` of a statement whose text is made already (its
+   * `$1`... bound to `params`): kept by the caller, the same string each
+   * time, so that neither drizzle's text building nor (prepared, on
+   * PostgreSQL) the lookup of its statement's name by a new string's hash is
+   * paid again. Optional so that a test can take it away and compare.
    */
   textRows?<T = Record<string, unknown>>(text: string, params: unknown[], options?: RowsOptions): Promise<T[]>;
   /**
@@ -143,6 +144,8 @@ const textTypes = new Set([
   1187,
   1231,
 ]);
+/** The same types as text on PGlite, as drizzle's PGlite driver reads them. */
+const pgliteTextTypes = { parsers: Object.fromEntries([...textTypes].map((oid) => [oid, (value: string) => value])) };
 const drizzleTypes = {
   getTypeParser: (oid: number, format?: 'text' | 'binary') =>
     textTypes.has(oid) ? (value: string) => value : pg.types.getTypeParser(oid, format),
@@ -255,6 +258,9 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
       kind: 'pglite',
       db,
       rows: (query, executor = db) => rowsOf(executor, query),
+      // One connection: nothing is named, every statement is planned for its values.
+      textRows: async <T>(text: string, params: unknown[]) =>
+        (await client.query<T>(text, params, pgliteTextTypes)).rows,
       // One process, one connection: a notification is delivered as its transaction commits, and never lost.
       listen(channel, onMessage, onState) {
         let stopped = false;
