@@ -5,6 +5,7 @@ import { z } from 'zod';
 const envSchema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z.url().optional(),
+  DATABASE_READ_URL: z.url().optional(),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -35,6 +36,8 @@ const defaultWebDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)),
 export interface Config {
   dataDir: string;
   databaseUrl?: string;
+  /** A read replica of DATABASE_URL's database, for lists, totals, aggregates and exports (decision 0048). */
+  databaseReadUrl?: string;
   port: number;
   host: string;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
@@ -73,9 +76,13 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Bad configuration: ${problems}`);
   }
   const e = parsed.data;
+  if (e.DATABASE_READ_URL && !e.DATABASE_URL) {
+    throw new Error('Bad configuration: DATABASE_READ_URL: a read replica needs DATABASE_URL, its primary');
+  }
   return {
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
+    databaseReadUrl: e.DATABASE_READ_URL,
     port: e.PORT,
     host: e.HOST,
     logLevel: e.LOG_LEVEL,

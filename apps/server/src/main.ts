@@ -24,6 +24,7 @@ process.on('unhandledRejection', (reason) => log.error({ err: reason }, 'unhandl
 
 const database = await openDatabase({
   url: config.databaseUrl,
+  readUrl: config.databaseReadUrl,
   dataDir: path.join(config.dataDir, 'pglite'),
   waitMs: config.databaseWaitMs,
   log: { warn: (message) => log.warn(message) },

@@ -14,6 +14,7 @@ import pg from 'pg';
 import { CONNECTION_OPTIONS } from './connection-options.ts';
 import { isConnectionError } from './errors.ts';
 import { PostgresListener } from './notifications.ts';
+import { type ReadReplica, readReplica } from './read-replica.ts';
 import { loadReferenceData } from './reference-data.ts';
 
 export type DatabaseKind = 'pglite' | 'postgres';
@@ -66,6 +67,10 @@ export interface Database {
   copyCsv(table: string, columns: string[], csv: string): Promise<void>;
   /** Throws when the database cannot answer a statement (health check). */
   ping(): Promise<void>;
+  /** PostgreSQL with DATABASE_READ_URL: the read replica lists, totals, aggregates and exports may read (read-replica.ts). */
+  replica?: ReadReplica;
+  /** The primary's WAL position now: a client that wrote reads on the replica once it has replayed this far. */
+  position?(): Promise<string>;
   /** PGlite only: the whole data directory as a tarball, to open copies of it quickly (tests). */
   snapshot?(): Promise<Blob>;
   close(): Promise<void>;
@@ -76,6 +81,8 @@ const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)),
 export interface OpenOptions {
   /** PostgreSQL connection string; without it PGlite is used. */
   url?: string;
+  /** PostgreSQL: a read replica of `url`'s database (DATABASE_READ_URL). */
+  readUrl?: string;
   /** PGlite data directory; without it PGlite keeps everything in memory. */
   dataDir?: string;
   /** PGlite: start from this snapshot (see Database.snapshot) instead of an empty cluster. */
@@ -100,6 +107,34 @@ const silent: DatabaseLog = { warn() {} };
 function describeError(error: unknown): string {
   const { code, message } = error as { code?: unknown; message?: unknown };
   return [code, message].filter((part) => typeof part === 'string' && part).join(' ') || String(error);
+}
+
+/**
+ * A pool on `url`. A connection can die at any time (restart, failover,
+ * pg_terminate_backend, an idle reaper). node-postgres then emits `error` on
+ * the client, and on the pool for an idle one; unheard, that event ends the
+ * process. Heard, the pool drops the dead connection and opens new ones as
+ * requests need them, and the request that was using it fails with a
+ * connection error (answered 503, or read on the primary for a replica).
+ */
+function openPool(url: string, size: number | undefined, log: DatabaseLog, what: string): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: size ?? 10,
+    options: CONNECTION_OPTIONS,
+    // A database that does not answer (a host gone without a reset) fails the request instead of holding it.
+    connectionTimeoutMillis: 10_000,
+    keepAlive: true,
+  });
+  pool.on('connect', (client) =>
+    client.on('error', (error) =>
+      log.warn(`${what} connection was lost (${describeError(error)}); new ones are opened as needed`),
+    ),
+  );
+  pool.on('error', () => {
+    // Already logged by the client's own listener above.
+  });
+  return pool;
 }
 
 /**
@@ -192,27 +227,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   let database: Database;
   const log = options.log ?? silent;
   if (options.url) {
-    const pool = new pg.Pool({
-      connectionString: options.url,
-      max: options.poolSize ?? 10,
-      options: CONNECTION_OPTIONS,
-      // A database that does not answer (a host gone without a reset) fails the request instead of holding it.
-      connectionTimeoutMillis: 10_000,
-      keepAlive: true,
-    });
-    // A connection can die at any time (restart, failover, pg_terminate_backend,
-    // an idle reaper). node-postgres then emits `error` on the client, and on the
-    // pool for an idle one; unheard, that event ends the process. Heard, the pool
-    // drops the dead connection and opens new ones as requests need them, and
-    // the request that was using it fails with a connection error (answered 503).
-    pool.on('connect', (client) =>
-      client.on('error', (error) =>
-        log.warn(`A database connection was lost (${describeError(error)}); new ones are opened as needed`),
-      ),
-    );
-    pool.on('error', () => {
-      // Already logged by the client's own listener above.
-    });
+    const pool = openPool(options.url, options.poolSize, log, 'A database');
     await waitForPostgres(pool, options.waitMs ?? 0, log);
     const db = drizzlePg({ client: pool }) as unknown as Db;
     await migratePg(drizzlePg({ client: pool }), { migrationsFolder });
@@ -243,11 +258,24 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
       async ping() {
         await pool.query('select 1');
       },
+      async position() {
+        const { rows } = await pool.query<{ at: string }>('select pg_current_wal_insert_lsn()::text as at');
+        return (rows[0] as { at: string }).at;
+      },
       async close() {
         await listener.close();
+        await replica?.close();
         await pool.end();
       },
     };
+    // Not waited for: a replica that cannot be reached yet is read around until it can (read-replica.ts).
+    const replicaPool = options.readUrl
+      ? openPool(options.readUrl, options.poolSize, log, 'A read replica')
+      : undefined;
+    const replica = replicaPool
+      ? readReplica(replicaPool, database, preparedStatements(replicaPool), (message) => log.warn(message))
+      : undefined;
+    database.replica = replica;
   } else {
     if (options.dataDir) await mkdir(options.dataDir, { recursive: true });
     const client = await PGlite.create(options.dataDir, { extensions: { pg_trgm }, loadDataDir: options.loadDataDir });

@@ -32,7 +32,7 @@ const checksByName = new Map(
  * An error and what it wraps: Drizzle wraps driver errors in `cause`, and a
  * connection to a host with several addresses fails with an AggregateError.
  */
-function errorChain(error: unknown): Array<{ code?: unknown; message?: unknown }> {
+export function errorChain(error: unknown): Array<{ code?: unknown; message?: unknown }> {
   const chain: Array<{ code?: unknown; message?: unknown }> = [];
   const queue = [error];
   while (queue.length > 0 && chain.length < 10) {

@@ -33,6 +33,7 @@ import { registerUserRoutes } from '../routes/users.ts';
 import { installAuth, openToEveryone } from './auth.ts';
 import { AppError, errorBodySchema, installErrorHandler } from './errors.ts';
 import { requestLogFields } from './log-redaction.ts';
+import { installReadAfter } from './read-after.ts';
 import { apiReferenceContentSecurityPolicy, installSecurityHeaders } from './security-headers.ts';
 
 /**
@@ -88,6 +89,7 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
   installSecurityHeaders(app, config);
 
   installAuth(app, database, config);
+  installReadAfter(app, database);
 
   await app.register(fastifySwagger, {
     openapi: {

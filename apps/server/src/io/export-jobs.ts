@@ -14,6 +14,7 @@ import { missingPermissions } from '../auth/actor.ts';
 import { countRows } from '../crud/list-count.ts';
 import { pgArrayLiteral } from '../crud/sql-fragments.ts';
 import type { Database } from '../db/client.ts';
+import { currentReader } from '../db/read-replica.ts';
 import { DomainError } from '../domain/errors.ts';
 import { exportStream } from './export.ts';
 import { type ExportPlan, exportPlan } from './export-plan.ts';
@@ -40,6 +41,8 @@ export const EXPORT_STALE_AFTER_MS = 10_000;
 const SWEEP_MS = 5000;
 /** Jobs one server process writes at once; more wait queued (each user has at most one going). */
 const JOBS_AT_ONCE = 2;
+/** How long a job waits for a read replica to hold what the primary held when it started (a file is minutes). */
+const REPLICA_WAIT_MS = 2_000;
 
 export const LOST_MESSAGE =
   'The server stopped while writing this export; the partial file was removed. Start the export again.';
@@ -299,24 +302,17 @@ export class ExportRunner {
     }, PROGRESS_MS);
     try {
       const plan = await this.planOf(row);
-      const total = await countRows(this.database, plan.described, plan.query, 'estimated', plan.scope);
+      // The rows from the read replica when there is one that holds what the asker saw (decision 0048).
+      const reader = await currentReader(this.database, REPLICA_WAIT_MS);
+      const total = await countRows(reader, plan.described, plan.query, 'estimated', plan.scope);
       await this.database.rows(
         sql`update export_jobs set rows_total = ${total.total}, total_exact = ${total.totalExact} where id = ${id}`,
       );
       await mkdir(exportsDir(this.dataDir), { recursive: true });
       const csv = row.format === 'csv';
-      const stream = exportStream(
-        this.database,
-        plan.described,
-        plan.query,
-        plan.scope,
-        row.format,
-        plan.columns,
-        'sql',
-        {
-          onRows: csv ? undefined : (rows) => (progress.rows += rows),
-        },
-      );
+      const stream = exportStream(reader, plan.described, plan.query, plan.scope, row.format, plan.columns, 'sql', {
+        onRows: csv ? undefined : (rows) => (progress.rows += rows),
+      });
       await pipeline(stream, counter(progress, csv), createWriteStream(file), { signal: controller.signal });
       clearInterval(ticking);
       await this.database.rows(

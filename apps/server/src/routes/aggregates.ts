@@ -10,6 +10,7 @@ import { readableScope, readerDescription } from '../access/reading.ts';
 import { aggregateRows } from '../crud/aggregates.ts';
 import type { Database } from '../db/client.ts';
 import { errorBodySchema } from '../http/errors.ts';
+import { readerFor } from '../http/read-after.ts';
 
 const description = `Totals of the whole filtered list, not of a page: \`count\` of its rows and, per field of
 \`fields\` (numbers and money; all the reader may read when absent), the count of rows with a value, the sum, the
@@ -43,7 +44,7 @@ export function registerAggregatesRoute(
     handler: async (request) => {
       const described = await readerDescription(database, entity, request.actor);
       const query = parseAggregatesQuery(described, request.query as Record<string, unknown>);
-      return aggregateRows(database, described, query, readableScope(entity, request.actor));
+      return aggregateRows(await readerFor(database, request), described, query, readableScope(entity, request.actor));
     },
   });
 }

@@ -557,7 +557,12 @@ export function registerImportJobRoutes(app: FastifyInstance, database: Database
       params: idParamsSchema,
       response: { 200: importJobSchema, 404: errorBodySchema },
     },
-    handler: async (request): Promise<ImportJob> => jobOf(await visibleJob(database, request.actor, request.params.id)),
+    handler: async (request): Promise<ImportJob> => {
+      const job = jobOf(await visibleJob(database, request.actor, request.params.id));
+      // A job that has ended wrote its rows without a request: its answer says where they are (a read replica's lag).
+      request.answersPosition = !activeImportStatuses.includes(job.status);
+      return job;
+    },
   });
 
   api.post('/api/v1/imports/:id/cancel', {

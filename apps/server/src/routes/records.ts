@@ -19,15 +19,16 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { assertRowReadable, bothScopes, limitJoins, readableScope, readerDescription } from '../access/reading.ts';
-import type { Actor } from '../auth/actor.ts';
 import { type RecordChangeType, recordChange } from '../auth/audit.ts';
 import { currentDescription } from '../crud/custom-fields.ts';
 import { relationScope } from '../crud/list-compiler.ts';
 import { createRecord, deleteRecord, getRecord, listRecords, readRecord, updateRecord } from '../crud/records.ts';
 import type { Database, Executor } from '../db/client.ts';
+import { currentReader } from '../db/read-replica.ts';
 import { notFound } from '../domain/errors.ts';
 import type { RouteAccess } from '../http/auth.ts';
 import { errorBodySchema, validateBody } from '../http/errors.ts';
+import { readerFor } from '../http/read-after.ts';
 import { idParamsSchema, versionFromIfMatch } from '../http/record-params.ts';
 import { listResponseSchema, sendPage, sendRecord } from '../http/record-replies.ts';
 import { exportContentTypes, exportStream } from '../io/export.ts';
@@ -44,6 +45,9 @@ the planner's estimate without reading any row, \`estimated\` counts exactly whe
 ${ESTIMATED_COUNT_THRESHOLD.toLocaleString('en')} rows and answers the estimate above. Without \`count\` nothing is counted and
 \`total\` is null. \`totalExact\` is true for a counted total, false for an estimate, null without a total.`;
 
+/** How long a download waits for a read replica to hold what the primary holds (its first byte waits as long). */
+const REPLICA_WAIT_MS = 500;
+
 const errorResponses = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
 
 function registerEntityRoutes(
@@ -57,9 +61,11 @@ function registerEntityRoutes(
   const ops = new Set<Operation>(operationsOf(entity));
   const tags = [entity.labelPlural];
   const access = (action: RouteAccess['action']) => ({ access: { resource: entity.name, action } });
-  const list = async (actor: Actor, described: EntityDescription, query: ListQuery, reply: FastifyReply) => {
+  const list = async (request: FastifyRequest, described: EntityDescription, query: ListQuery, reply: FastifyReply) => {
+    const { actor } = request;
     limitJoins(actor, query);
-    return sendPage(reply, query, await listRecords(database, described, query, readableScope(entity, actor)));
+    const reader = await readerFor(database, request);
+    return sendPage(reply, query, await listRecords(reader, described, query, readableScope(entity, actor)));
   };
   // Custom fields are known at request time: the route schema lets them through, the handler checks them.
   const customizable = isCustomizable(entity);
@@ -88,7 +94,7 @@ function registerEntityRoutes(
       handler: async (request, reply) => {
         const described = await readerDescription(database, entity, request.actor);
         const query = parseListQueryString(described, request.query as Record<string, unknown>);
-        return list(request.actor, described, query, reply);
+        return list(request, described, query, reply);
       },
     });
     api.post(`${base}/query`, {
@@ -102,7 +108,7 @@ function registerEntityRoutes(
       },
       handler: async (request, reply) => {
         const described = await readerDescription(database, entity, request.actor);
-        return list(request.actor, described, parseListBody(described, request.body), reply);
+        return list(request, described, parseListBody(described, request.body), reply);
       },
     });
     registerAggregatesRoute(app, database, entity, base);
@@ -127,7 +133,9 @@ as they were when the export started), on PGlite keyset pages (each matching row
           return (reply as FastifyReply)
             .type(exportContentTypes[format])
             .header('content-disposition', `attachment; filename="${exportFileName(entity, format)}"`)
-            .send(exportStream(database, described, query, scope, format, columns));
+            .send(
+              exportStream(await currentReader(database, REPLICA_WAIT_MS), described, query, scope, format, columns),
+            );
         },
       });
     }
@@ -168,7 +176,7 @@ as they were when the export started), on PGlite keyset pages (each matching row
           const scope = relationScope(entity, relation, request.params.id);
           if (!scope) throw notFound(`Relation ${relation}`);
           const page = await listRecords(
-            database,
+            await readerFor(database, request),
             target,
             query,
             bothScopes(scope, readableScope(target, request.actor)),

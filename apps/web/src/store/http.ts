@@ -1,3 +1,5 @@
+import { heardPosition, readAfterHeader } from './read-after.ts';
+
 /** An API failure as the client keeps it: serializable, so it can travel in actions. */
 export interface ApiFailure {
   /** HTTP status; 0 when the server could not be reached. */
@@ -65,7 +67,7 @@ async function send(
   { method = 'GET', body, token, signal, headers: extra }: RequestOptions,
   accept: string,
 ): Promise<Response> {
-  const headers: Record<string, string> = { accept, ...extra };
+  const headers: Record<string, string> = { accept, ...readAfterHeader(), ...extra };
   // A form (a file to import) goes as multipart, its boundary chosen by the browser.
   const multipart = body instanceof FormData;
   if (body !== undefined && !multipart) headers['content-type'] = 'application/json';
@@ -89,6 +91,7 @@ async function send(
       authenticated: Boolean(token),
     });
   }
+  heardPosition(response.headers.get('read-after'));
   if (!response.ok) {
     const text = await response.text();
     const parsed: unknown = text && response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : null;
@@ -149,10 +152,12 @@ export function apiUpload<T>(
     request.open('POST', path);
     request.setRequestHeader('accept', 'application/json');
     if (token) request.setRequestHeader('authorization', `Bearer ${token}`);
+    for (const [name, value] of Object.entries(readAfterHeader())) request.setRequestHeader(name, value);
     request.upload.onprogress = (event) => {
       if (event.lengthComputable) onProgress(event.loaded / event.total);
     };
     request.onload = () => {
+      heardPosition(request.getResponseHeader('read-after'));
       let body: { error?: { code?: string; message?: string; fields?: Record<string, string> } } | null = null;
       try {
         body = JSON.parse(request.responseText);
