@@ -1,3 +1,4 @@
+import { parsePosition } from '@data-platform/shared/read-after';
 import type { SQL } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type pg from 'pg';
@@ -25,15 +26,6 @@ export interface ReadReplica {
 const DOWN_MS = 5_000;
 /** What a replica answers that has not replayed the primary's newest migration yet (an upgrade's first moments). */
 const newerSchemaStates = new Set(['42703', '42P01']);
-
-/** A WAL position as PostgreSQL writes it (`16/B374D848`). */
-export const POSITION_PATTERN = /^[0-9A-F]{1,8}\/[0-9A-F]{1,8}$/i;
-
-/** `16/B374D848` as one number, to compare. */
-export function parsePosition(text: string): bigint {
-  const [high, low] = text.split('/') as [string, string];
-  return (BigInt(`0x${high}`) << 32n) + BigInt(`0x${low}`);
-}
 
 /** Named statements on the replica's own connections (client.ts's preparedStatements). */
 export interface ReplicaStatements {

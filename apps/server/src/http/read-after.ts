@@ -1,6 +1,6 @@
+import { POSITION_PATTERN, parsePosition, READ_AFTER_HEADER } from '@data-platform/shared/read-after';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Database } from '../db/client.ts';
-import { POSITION_PATTERN, parsePosition } from '../db/read-replica.ts';
 import { invalid } from '../domain/errors.ts';
 import type { RouteAccess } from './auth.ts';
 
@@ -12,9 +12,6 @@ declare module 'fastify' {
     answersPosition: boolean;
   }
 }
-
-/** Sent with each write's answer when there is a read replica, and sent back by the client with its reads. */
-export const READ_AFTER_HEADER = 'read-after';
 
 const readMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
 

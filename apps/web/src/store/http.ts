@@ -1,3 +1,4 @@
+import { READ_AFTER_HEADER } from '@data-platform/shared/read-after';
 import { heardPosition, readAfterHeader } from './read-after.ts';
 
 /** An API failure as the client keeps it: serializable, so it can travel in actions. */
@@ -91,7 +92,7 @@ async function send(
       authenticated: Boolean(token),
     });
   }
-  heardPosition(response.headers.get('read-after'));
+  heardPosition(response.headers.get(READ_AFTER_HEADER));
   if (!response.ok) {
     const text = await response.text();
     const parsed: unknown = text && response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : null;
@@ -157,7 +158,7 @@ export function apiUpload<T>(
       if (event.lengthComputable) onProgress(event.loaded / event.total);
     };
     request.onload = () => {
-      heardPosition(request.getResponseHeader('read-after'));
+      heardPosition(request.getResponseHeader(READ_AFTER_HEADER));
       let body: { error?: { code?: string; message?: string; fields?: Record<string, string> } } | null = null;
       try {
         body = JSON.parse(request.responseText);

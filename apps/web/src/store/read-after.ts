@@ -1,3 +1,5 @@
+import { POSITION_PATTERN, parsePosition, READ_AFTER_HEADER } from '@data-platform/shared/read-after';
+
 /**
  * Read-your-writes with a read replica (the server's decision 0048): each
  * write's answer carries the database position it reached (`Read-After`),
@@ -7,17 +9,11 @@
  * reload. A server without a replica sends no position; nothing is sent then.
  */
 const KEY = 'dp.readAfter';
-const POSITION = /^[0-9A-F]{1,8}\/[0-9A-F]{1,8}$/i;
-
-const valueOf = (position: string): bigint => {
-  const [high, low] = position.split('/') as [string, string];
-  return (BigInt(`0x${high}`) << 32n) + BigInt(`0x${low}`);
-};
 
 function stored(): string | null {
   try {
     const position = localStorage.getItem(KEY);
-    return position && POSITION.test(position) ? position : null;
+    return position && POSITION_PATTERN.test(position) ? position : null;
   } catch {
     return null;
   }
@@ -25,9 +21,9 @@ function stored(): string | null {
 
 /** Keeps the position an answer carried, when it is past the one kept. */
 export function heardPosition(position: string | null): void {
-  if (!position || !POSITION.test(position)) return;
+  if (!position || !POSITION_PATTERN.test(position)) return;
   const kept = stored();
-  if (kept && valueOf(kept) >= valueOf(position)) return;
+  if (kept && parsePosition(kept) >= parsePosition(position)) return;
   try {
     localStorage.setItem(KEY, position);
   } catch {
@@ -38,5 +34,5 @@ export function heardPosition(position: string | null): void {
 /** The header that asks for reads holding every write this browser made, or none. */
 export function readAfterHeader(): Record<string, string> {
   const position = stored();
-  return position ? { 'read-after': position } : {};
+  return position ? { [READ_AFTER_HEADER]: position } : {};
 }
