@@ -31,16 +31,20 @@ function readsOnly(access: RouteAccess | RouteAccess[] | undefined): boolean {
 export function installReadAfter(app: FastifyInstance, database: Database): void {
   app.decorateRequest('readAfter', undefined);
   app.decorateRequest('answersPosition', false);
-  app.addHook('onRequest', async (request) => {
+  // A callback, not an async hook: it runs on every request, and most send no position.
+  app.addHook('onRequest', (request, _reply, done) => {
     const sent = request.headers[READ_AFTER_HEADER];
-    if (sent === undefined) return;
-    const text = Array.isArray(sent) ? sent.at(-1) : sent;
-    if (text === undefined || !POSITION_PATTERN.test(text.trim())) {
-      throw invalid({
-        [READ_AFTER_HEADER]: 'Expected a position this server sent in a Read-After header, such as 0/16B3748',
-      });
+    if (sent === undefined) return done();
+    const text = (Array.isArray(sent) ? sent.at(-1) : sent)?.trim();
+    if (text === undefined || !POSITION_PATTERN.test(text)) {
+      return done(
+        invalid({
+          [READ_AFTER_HEADER]: 'Expected a position this server sent in a Read-After header, such as 0/16B3748',
+        }),
+      );
     }
-    request.readAfter = parsePosition(text.trim());
+    request.readAfter = parsePosition(text);
+    done();
   });
   const position = database.position;
   if (!database.replica || !position) return;
