@@ -65,13 +65,30 @@ export function limitedRowsScope(entity: EntityDescription, actor: Actor): ListS
     const administrator = allPermissions.every((p) => actor.permissions.has(p));
     parts.push(administrator ? userWithinRightsSql(actor, column('t', columnName(entity.privateTo))) : sql`false`);
   }
-  return parts.length > 0 ? { where: sql.join(parts, sql` and `) } : undefined;
+  if (parts.length === 0) return undefined;
+  const where = sql.join(parts, sql` and `);
+  // What the SQL follows: whether the rows are limited, and the rights a private row's user must be within.
+  const key = `${entity.name} rows ${limited ? 'limited' : 'all'} ${entity.privateTo ? [...actor.permissions].sort().join(',') : ''}`;
+  return { where, shape: { key, values: [], rebuild: () => ({ where }) } };
 }
 
 /** Both scopes must hold. */
 export function bothScopes(a: ListScope | undefined, b: ListScope | undefined): ListScope | undefined {
   if (!a || !b) return a ?? b;
-  return { where: sql`(${a.where}) and (${b.where})`, extra: [...(a.extra ?? []), ...(b.extra ?? [])] };
+  const both: ListScope = {
+    where: sql`(${a.where}) and (${b.where})`,
+    extra: [...(a.extra ?? []), ...(b.extra ?? [])],
+  };
+  const [first, second] = [a.shape, b.shape];
+  if (!first || !second) return both;
+  const split = first.values.length;
+  both.shape = {
+    key: `(${first.key}) and (${second.key})`,
+    values: [...first.values, ...second.values],
+    rebuild: (values) =>
+      bothScopes(first.rebuild(values.slice(0, split)), second.rebuild(values.slice(split))) as ListScope,
+  };
+  return both;
 }
 
 /**

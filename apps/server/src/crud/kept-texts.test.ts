@@ -5,6 +5,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/client.ts';
 import { openTestDatabase } from '../testing/test-server.ts';
+import { type ListScope, relationScope } from './list-compiler.ts';
 import { listRecords, readRecord } from './records.ts';
 
 /**
@@ -44,17 +45,27 @@ beforeAll(async () => {
 
 afterAll(async () => close?.());
 
-/** Every page by cursor, then the first ten pages by number. */
-async function pages(on: Database, raw: Record<string, string>): Promise<unknown[]> {
+/** Every page by cursor, then the first ten pages by number, of `entity` within `scope` (made anew for each list). */
+async function pages(
+  on: Database,
+  raw: Record<string, string>,
+  entity: EntityDescription = investors,
+  scope: () => ListScope | undefined = () => undefined,
+): Promise<unknown[]> {
   const seen: unknown[] = [];
   let cursor: string | null = null;
   do {
-    const page = await listRecords(on, investors, parseListQueryString(investors, cursor ? { ...raw, cursor } : raw));
+    const page = await listRecords(
+      on,
+      entity,
+      parseListQueryString(entity, cursor ? { ...raw, cursor } : raw),
+      scope(),
+    );
     seen.push(page);
     cursor = page.nextCursor;
   } while (cursor);
   for (let n = 1; n <= 10; n++)
-    seen.push(await listRecords(on, investors, parseListQueryString(investors, { ...raw, page: String(n) })));
+    seen.push(await listRecords(on, entity, parseListQueryString(entity, { ...raw, page: String(n) }), scope()));
   return seen;
 }
 
@@ -91,6 +102,71 @@ describe('statement texts kept per shape', () => {
         expect(await pages(counted, raw)).toEqual(kept);
       }
     }
+  });
+
+  it("answer the same pages of a record's related rows, through a foreign key or a link collection, for each record", async () => {
+    const countries = entities.countries as EntityDescription;
+    const states = entities.states as EntityDescription;
+    const deals = entities.deals as EntityDescription;
+    await database.rows(sql`insert into deals (name) select 'Deal ' || g from generate_series(1, 3) g`);
+    // Deal n is linked to the investors whose number is a multiple of n, with a commitment of n × 1,000 EUR.
+    await database.rows(sql`insert into deal_investors (deal_id, investor_id, commitment, commitment_currency)
+      select d.id, i.id, right(d.name, 1)::int * 1000, 'EUR' from deals d join investors i
+        on right(i.name, 3)::int % right(d.name, 1)::int = 0 where d.name like 'Deal %'`);
+    const [france, germany] = (
+      await database.rows<{ id: number }>(
+        sql`select id::int as id from countries where iso2 in ('FR', 'DE') order by iso2 desc`,
+      )
+    ).map((row) => row.id) as [number, number];
+    const dealIds = (
+      await database.rows<{ id: number }>(sql`select id::int as id from deals where name like 'Deal %' order by id`)
+    ).map((row) => row.id);
+    const lists: [EntityDescription, EntityDescription, string, number[], Record<string, string>[]][] = [
+      [
+        countries,
+        states,
+        'states',
+        [france, germany],
+        [{ sort: 'name' }, { sort: '-name', 'filter[name][contains]': 'a' }, { q: 'ar' }],
+      ],
+      [
+        deals,
+        investors,
+        'investors',
+        dealIds,
+        [{ sort: 'name' }, { sort: '-city,name', 'filter[type][eq]': 'Bank' }, { q: 'Investor 01' }],
+      ],
+    ];
+    for (const [entity, related, relation, ids, queries] of lists) {
+      for (const id of ids) {
+        for (const query of queries) {
+          for (const count of [undefined, 'exact', 'estimated']) {
+            const raw = { ...query, pageSize: '4', ...(count ? { count } : {}) };
+            const scope = () => relationScope(entity, relation, id);
+            // The same list without the scope first (investors: 60 rows, where states are thousands): its kept
+            // text must not serve the scoped one.
+            if (related === investors) await pages(counted, raw, related);
+            const runs = keptRuns;
+            const kept = await pages(counted, raw, related, scope);
+            if (!count) expect(keptRuns).toBeGreaterThan(runs);
+            expect(kept).toEqual(await pages(built, raw, related, scope));
+            expect(await pages(counted, raw, related, scope)).toEqual(kept);
+          }
+        }
+      }
+    }
+    // Each record's own rows, not the first record's kept: the deals list different investors.
+    const firstPages = await Promise.all(
+      dealIds.map((id) =>
+        listRecords(
+          counted,
+          investors,
+          parseListQueryString(investors, { sort: 'name', count: 'exact' }),
+          relationScope(deals, 'investors', id),
+        ),
+      ),
+    );
+    expect(firstPages.map((page) => page.total)).toEqual([60, 30, 20]);
   });
 
   it('answer the same record for a get, whole or selected, and none for an id no row has', async () => {

@@ -197,6 +197,19 @@ const WALKED_ROWS = 500;
 export interface ListScope {
   where: SQL;
   extra?: [string, SQL][];
+  /** How a list keeps its statement's text with this scope (CompiledTexts); without it the list is built each time. */
+  shape?: ScopeShape;
+}
+
+/**
+ * A scope's part of a list's shape: `key` names its SQL but for `values`,
+ * what it binds (a related record's id), and `rebuild` makes the same scope
+ * binding other values (CompiledTexts' stand-ins).
+ */
+export interface ScopeShape {
+  key: string;
+  values: readonly unknown[];
+  rebuild(values: readonly unknown[]): ListScope;
 }
 
 /**
@@ -345,8 +358,13 @@ export function selectionSql(
 export function relationScope(entity: EntityDescription, relation: string, id: number): ListScope | undefined {
   const named = entity.relations?.[relation];
   if (!named) return undefined;
+  const shape: ScopeShape = {
+    key: `${entity.name}.${relation}`,
+    values: [id],
+    rebuild: ([bound]) => relationScope(entity, relation, bound as number) as ListScope,
+  };
   if (named.kind === 'hasMany') {
-    return { where: sql`${column(ROOT, columnName(named.foreignKey))} = ${id}` };
+    return { where: sql`${column(ROOT, columnName(named.foreignKey))} = ${id}`, shape };
   }
   const via = findEntity(named.via);
   if (!via) return undefined;
@@ -366,6 +384,7 @@ export function relationScope(entity: EntityDescription, relation: string, id: n
           where ${from} = ${id} and ${target} = ${column(ROOT, 'id')})`,
       ],
     ],
+    shape,
   };
 }
 
@@ -548,5 +567,8 @@ export function getSql(
 export function attachmentScope(entity: EntityDescription, recordTypes: string[]): ListScope | undefined {
   if (!entity.attachedTo) return undefined;
   const field = column(ROOT, columnName(entity.attachedTo.entityField));
-  return { where: sql`${field} = any(${pgArrayLiteral(recordTypes)}::text[])` };
+  const types = pgArrayLiteral(recordTypes);
+  // The record types are few sets (one per role): a constant of the shape.
+  const where = sql`${field} = any(${types}::text[])`;
+  return { where, shape: { key: `attached to ${types}`, values: [], rebuild: () => ({ where }) } };
 }

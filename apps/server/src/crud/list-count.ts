@@ -257,14 +257,15 @@ export async function countRows(
 
 /**
  * A list's page statement compiled once per shape (CompiledTexts) and sent
- * as its text (`Database.textRows`), for a list without scope: `key` names
- * the shape (the filter's fields and operators, whether and how it
+ * as its text (`Database.textRows`), for a list without scope or with a
+ * scope's shape: `key` names the shape (the scope's, the filter's fields and operators, whether and how it
  * searches, selection, joins, order, page size, how it pages), `values`
- * what each request binds (the filter's values, the search's terms, the
- * cursor's values, the offset), `build` makes the statement from them. A
- * whole table's total is part of its shape too; a filtered or searched
- * list's total binds them again, and that statement is built each time.
- * `estimateKey` names the filter and search with their values: the key of
+ * what each request binds (the scope's values, the filter's values, the
+ * search's terms, the cursor's values, the offset), `build` makes the
+ * statement from them. A whole table's total is part of its shape too; a
+ * scoped, filtered or searched list's total binds them again, and that
+ * statement is built each time.
+ * `estimateKey` names the scope, filter and search with their values: the key of
  * their kept estimate (EstimateCache), so that the EXPLAIN is built only
  * when it is asked.
  */
@@ -302,7 +303,7 @@ export async function pageWithTotal<R extends { row: string }>(
   const run = <T>(shape: string, statement: (page: SQL) => SQL): Promise<T[]> => {
     if (!('build' in page)) return database.rows<T>(statement(page), undefined, options);
     // A filtered or searched list's total binds them again, outside the page: that statement is built each time.
-    const kept = shape === 'page' || (!query.where && !query.q);
+    const kept = shape === 'page' || wholeTable(query, scope);
     const bound =
       kept &&
       database.textRows &&

@@ -104,9 +104,9 @@ export async function listRecords(
   scope?: ListScope,
 ): Promise<ListPage> {
   const cursorValues = decodeCursor(entity, query);
-  const shaped = !scope && database.textRows !== undefined;
+  const shaped = (!scope || scope.shape !== undefined) && database.textRows !== undefined;
   const filter = shaped && query.where ? filterParts(entity, query.where) : undefined;
-  const estimate = shaped ? estimateKey(entity, query, filter) : undefined;
+  const estimate = shaped ? estimateKey(entity, query, filter, scope) : undefined;
   const search = await searchPlan(database, entity, query, scope, estimate);
   const prepare = repeatsItsPlan(query, scope);
   const { rows, ...total } = await pageWithTotal<{ row: string; cursor: unknown[] | string }>(
@@ -114,7 +114,7 @@ export async function listRecords(
     entity,
     query,
     shaped
-      ? shapedList(entity, query, cursorValues, search, filter, estimate)
+      ? shapedList(entity, query, cursorValues, search, scope, filter, estimate)
       : listSql(entity, query, cursorValues, scope, search),
     scope,
     { prepare },
@@ -135,20 +135,25 @@ const MAX_LIST_TEXTS = 256;
 const listTexts = new WeakMap<EntityDescription, CompiledTexts>();
 
 /**
- * A list without scope as a ShapedPage: its shape is the query but for the
- * filter's values, the search's terms, the cursor's values and the offset,
- * which each request binds. A cursor's empty values are part of the shape
- * (they change its condition), and so is a ranked search's cursor rank (its
- * page reads other rows after each rank) and the search's plan (decision 0043).
+ * A list as a ShapedPage: its shape is the query and its scope's shape but
+ * for the scope's values (a related record's id), the filter's values, the
+ * search's terms, the cursor's values and the offset, which each request
+ * binds. A cursor's empty values are part of the shape (they change its
+ * condition), and so is a ranked search's cursor rank (its page reads other
+ * rows after each rank) and the search's plan (decision 0043). A scope
+ * without a shape has no ShapedPage: such a list is built each time.
  */
 export function shapedList(
   entity: EntityDescription,
   query: ListQuery,
   cursorValues?: unknown[],
   search: SearchPlan = 'walk',
+  scope?: ListScope,
   filter: FilterParts | undefined = query.where ? filterParts(entity, query.where) : undefined,
-  estimate: string | undefined = estimateKey(entity, query, filter),
+  estimate: string | undefined = estimateKey(entity, query, filter, scope),
 ): ShapedPage {
+  const scoping = scope?.shape;
+  if (scope && !scoping) throw new Error('A scope without a shape has no kept text');
   let texts = listTexts.get(entity);
   if (!texts) {
     texts = new CompiledTexts(MAX_LIST_TEXTS);
@@ -164,6 +169,7 @@ export function shapedList(
   const paging = afterRank ? afterRank.map((v) => (v === null ? '-' : 'v')).join('') : offset > 0 ? 'offset' : 'first';
   const searching = terms ? [terms.separated, isRanked, search, rank] : null;
   const key = JSON.stringify([
+    scoping?.key ?? null,
     filter?.shape ?? null,
     searching,
     query.select ?? null,
@@ -175,7 +181,9 @@ export function shapedList(
   const filterValues = filter?.values ?? [];
   // Prefix and term only rank the matches: a search in an order the caller gave binds its pattern alone.
   const termValues = terms ? (isRanked ? [terms.pattern, terms.prefix, terms.term] : [terms.pattern]) : [];
+  const scopeValues = scoping?.values ?? [];
   const values = [
+    ...scopeValues,
     ...filterValues,
     ...termValues,
     ...(afterRank ? afterRank.filter((v) => v !== null) : []),
@@ -184,7 +192,9 @@ export function shapedList(
     ...(offset > 0 && walked ? [offset + query.pageSize + 1] : []),
   ];
   const build = (bound: readonly unknown[]): SQL => {
-    let next = filterValues.length;
+    const scoped = scoping?.rebuild(bound.slice(0, scopeValues.length));
+    const filterStart = scopeValues.length;
+    let next = filterStart + filterValues.length;
     const boundTerms = terms && {
       pattern: bound[next++],
       prefix: isRanked ? bound[next++] : terms.prefix,
@@ -192,8 +202,8 @@ export function shapedList(
       separated: terms.separated,
     };
     const cursor = afterRank && [...rank, ...afterRank.map((v) => (v === null ? null : bound[next++]))];
-    return listSql(entity, query, cursor, undefined, search, {
-      filter: filter ? bound.slice(0, filterValues.length) : undefined,
+    return listSql(entity, query, cursor, scoped, search, {
+      filter: filter ? bound.slice(filterStart, filterStart + filterValues.length) : undefined,
       search: boundTerms,
       offset: offset > 0 ? bound[next] : undefined,
       reach: offset > 0 && walked ? bound[next + 1] : undefined,
@@ -202,10 +212,24 @@ export function shapedList(
   return { texts, key, values, build, estimateKey: estimate };
 }
 
-/** The key of a list's kept estimate (EstimateCache) without scope: its filter (`filterParts`) and search, values included. */
-function estimateKey(entity: EntityDescription, query: ListQuery, filter: FilterParts | undefined): string | undefined {
-  if (!query.where && !query.q) return undefined;
-  return JSON.stringify([entity.table, filter?.shape ?? null, filter?.values ?? null, query.q ?? null]);
+/** The key of a list's kept estimate (EstimateCache): its scope, filter (`filterParts`) and search, values included. */
+function estimateKey(
+  entity: EntityDescription,
+  query: ListQuery,
+  filter: FilterParts | undefined,
+  scope: ListScope | undefined,
+): string | undefined {
+  if (!query.where && !query.q && !scope) return undefined;
+  const scoping = scope?.shape;
+  if (scope && !scoping) return undefined;
+  return JSON.stringify([
+    entity.table,
+    scoping?.key ?? null,
+    scoping?.values ?? null,
+    filter?.shape ?? null,
+    filter?.values ?? null,
+    query.q ?? null,
+  ]);
 }
 
 /** Selections of a get kept per description at most (`select=` can name any subset of fields). */
