@@ -218,6 +218,12 @@ try {
       { p50Target: 10, pglite5ms: true },
     ),
     listScenario(`page ${OFFSET_PAGE} by page=`, `sort=name&pageSize=${PAGE_SIZE}&page=${OFFSET_PAGE}`),
+    // A record's related rows, as its page lists them: a scoped list (no floor of its own).
+    {
+      name: 'related list, a country by name',
+      p50Target: 10,
+      requests: [{ method: 'GET', path: `/api/v1/countries/${usId}/states?sort=name`, headers: auth }],
+    },
     // Last of the reads: its requests take seconds, and the next scenario waits for those still running in
     // PostgreSQL when its run ends (`settled`; a get right after it read 743 requests/s instead of 4,882).
     listScenario('list sorted by a custom picklist', `sort=${customKey}`),
