@@ -22,7 +22,6 @@ import { DomainError } from '../domain/errors.ts';
 import { suggestedReadings, withFormats } from './import-formats.ts';
 import { KeysSeen, type PreparedRow, planRows, prepareRows, type RowPlan } from './import-rows.ts';
 import { inspectSource, rowsUnderHeading, sourceRows, uploadPath } from './import-source.ts';
-import { ImportStatistics } from './import-statistics.ts';
 import { type TableRow, UnreadableTable, yieldToOthers } from './table.ts';
 
 /**
@@ -645,7 +644,6 @@ export class ImportRunner {
       (batch) => prepareRows(this.database, plan, batch, seen),
       !selfReference,
     );
-    const statistics = new ImportStatistics(this.database, plan.entity);
     // All or nothing: the bad rows met so far; once there is one, nothing more is written.
     let failed = 0;
     // Rows read so far: the count of rows checked once the job only checks.
@@ -675,7 +673,6 @@ export class ImportRunner {
         const outcome = await this.writeBatch(run, fresh, last);
         if (outcome === 'failed') return;
         const took = Math.max(1, performance.now() - began);
-        await statistics.wrote(fresh.length);
         run.batchRows = Math.round(Math.min(maxRows, Math.max(MIN_BATCH_ROWS, (batch.length * targetMs) / took)));
         if (this.database.kind === 'pglite') await pause();
       }
