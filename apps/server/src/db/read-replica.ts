@@ -133,9 +133,9 @@ export function readReplica(
 /**
  * Where an export reads: the replica once it has replayed what the primary
  * held when the export started, which it waits up to `waitMs` for; the
- * primary otherwise. So an export holds every write made before it, the
- * columns of a custom field made a moment ago included (a replica that
- * lacks one fails a COPY midway, where a list's statement is read around).
+ * primary otherwise. So an export holds every write made before it, and
+ * never starts a COPY on a replica behind an upgrade's migration (it would
+ * fail midway, where a list's statement is read around on the primary).
  */
 export async function currentReader(database: Database, waitMs: number): Promise<Database> {
   const { replica, position } = database;
