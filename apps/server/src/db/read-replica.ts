@@ -15,7 +15,10 @@ import { errorChain, isConnectionError } from './errors.ts';
  * migration just made, is read around: the statement runs on the primary.
  */
 export interface ReadReplica {
-  /** The replica as a Database for statements that only read; falls back to the primary statement by statement. */
+  /**
+   * The replica as a Database for statements that only read; falls back to the primary statement by statement.
+   * Never for the caches kept per Database (sessions, custom field definitions): they read the primary.
+   */
   database: Database;
   /** Whether a read after `position` (none: any) may go to the replica now; asks the replica when it may lag. */
   mayRead(position: bigint | undefined): Promise<boolean>;

@@ -74,6 +74,15 @@ describe.skipIf(!postgres)('a read replica (PostgreSQL)', () => {
       expect(await namesListed('Lagging Ltd', position)).toEqual(['Lagging Ltd']);
       // A get by id is always the primary's (a form about to be saved needs the current version).
       expect((await send(`/api/v1/companies/${id}`)).status).toBe(200);
+      // The search box and a record page's related totals read the replica too.
+      const found = async (headers: Record<string, string>) =>
+        ((await (await send('/api/v1/search?q=Lagging', { headers })).json()) as { groups: unknown[] }).groups.length;
+      expect(await found({})).toBe(0);
+      expect(await found({ 'read-after': position as string })).toBe(1);
+      const totals = (headers: Record<string, string>) =>
+        send(`/api/v1/companies/${id}/contacts/totals`, { headers }).then((answer) => answer.status);
+      expect(await totals({})).toBe(404);
+      expect(await totals({ 'read-after': position as string })).toBe(200);
       // An export holds every write made before it: it waits for the replica, then reads the primary.
       const exported = await send('/api/v1/companies/export?filter[name][eq]=Lagging%20Ltd&select=name');
       expect(exported.status).toBe(200);

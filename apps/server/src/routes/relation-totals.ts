@@ -11,6 +11,7 @@ import { type Database, jsonValue } from '../db/client.ts';
 import { columnName, currencyColumnName } from '../db/columns.ts';
 import { notFound } from '../domain/errors.ts';
 import { errorBodySchema } from '../http/errors.ts';
+import { readerFor } from '../http/read-after.ts';
 import { idParamsSchema } from '../http/record-params.ts';
 
 /** Per field: the sum of each currency (money) or the one sum (a number), over every related row. */
@@ -129,7 +130,8 @@ export function registerRelationTotalRoutes(app: FastifyInstance, database: Data
             if (!scope) throw notFound(`Relation ${relation}`);
             const ownerScope = readableScope(entity, request.actor)?.where ?? sql`true`;
             // The record (within what the actor reads), its related rows' count and their sums: one statement.
-            const [row] = await database.rows<{ found: boolean; count: number; sums: unknown }>(
+            const reader = await readerFor(database, request);
+            const [row] = await reader.rows<{ found: boolean; count: number; sums: unknown }>(
               totalsSql(entity, ownerScope, description, id, related, scope.where),
             );
             if (!row?.found) throw notFound(`${entity.label} ${id}`);

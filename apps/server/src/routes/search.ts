@@ -20,6 +20,7 @@ import type { Database } from '../db/client.ts';
 import { CUSTOM_COLUMN } from '../db/columns.ts';
 import { searchWords } from '../db/search-words-schema.ts';
 import { errorBodySchema } from '../http/errors.ts';
+import { readerFor } from '../http/read-after.ts';
 
 /**
  * Global search (decision 0029): every record type the reader's lists show,
@@ -223,8 +224,16 @@ interface HitRow {
   rank: number;
 }
 
-/** The records matching `q` of each type the actor may read (of `types`, when given), best first. */
-export async function globalSearch(database: Database, actor: Actor, query: SearchQuery): Promise<SearchResult> {
+/**
+ * The records matching `q` of each type the actor may read (of `types`, when given), best first; read on
+ * `reader` (a read replica, decision 0048), the descriptions on `database`.
+ */
+export async function globalSearch(
+  database: Database,
+  actor: Actor,
+  query: SearchQuery,
+  reader: Database = database,
+): Promise<SearchResult> {
   const wanted = query.types ?? searchTypes;
   const entities: Searched[] = [];
   for (const name of searchTypes) {
@@ -238,7 +247,7 @@ export async function globalSearch(database: Database, actor: Actor, query: Sear
   const q = query.q;
   const p: Parameters = { q, prefix: `${escapeLike(q)}%`, contains: `%${escapeLike(q)}%`, alikeTo: alikeTarget(q) };
   const blocks = entities.map((searched, position) => typeBlock(searched, actor, position, query.limit, p));
-  const rows = await database.rows<HitRow>(
+  const rows = await reader.rows<HitRow>(
     sql`with ${sql.join(
       [...(p.alikeTo ? [alikeWordsCte(p.alikeTo)] : []), ...blocks.flatMap((block) => block.ctes)],
       sql`, `,
@@ -276,6 +285,7 @@ shows (a colleague who has not joined yet is found only by readers of user accou
       querystring: searchQuerySchema,
       response: { 200: searchResultSchema, 400: errorBodySchema, 401: errorBodySchema },
     },
-    handler: async (request) => globalSearch(database, request.actor, request.query),
+    handler: async (request) =>
+      globalSearch(database, request.actor, request.query, await readerFor(database, request)),
   });
 }
