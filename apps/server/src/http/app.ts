@@ -98,7 +98,7 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
         title: 'Data Platform API',
         version: '1',
         description:
-          'Companies, funds, firms, contacts, deals, investors and their links, notes and files. Sign in with POST /api/v1/auth/login and send `Authorization: Bearer <accessToken>`.\n\nWith a read replica (DATABASE_READ_URL), lists, totals, aggregates and exports may read it. Each write answers a `Read-After` header (a database position); send the highest one you received back as `Read-After` with later requests to read your own writes. Without it a list may lag your writes by a fraction of a second.',
+          'Companies, funds, firms, contacts, deals, investors and their links, notes and files. Sign in with POST /api/v1/auth/login and send `Authorization: Bearer <accessToken>`.\n\nWith a read replica (DATABASE_READ_URL), lists, totals, aggregates, search and exports may read it. Each write answers a `Read-After` header (a database position); send the highest one you received back as `Read-After` with later requests to read your own writes. Without it a list may lag your writes by a fraction of a second.',
       },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
