@@ -62,11 +62,20 @@ const namesListed = async (name: string, position?: string | null, select = 'nam
   return ((await answer.json()) as { data: { name: string }[] }).data.map((row) => row.name);
 };
 
+/** Runs `check` with the replica's replay paused (it lags whatever is written meanwhile), then lets it go on. */
+async function whileLagging(check: () => Promise<void>): Promise<void> {
+  await pair.caughtUp();
+  await pair.pauseReplay();
+  try {
+    await check();
+  } finally {
+    await pair.resumeReplay();
+  }
+}
+
 describe.skipIf(!postgres)('a read replica (PostgreSQL)', () => {
   it('answers lists from the replica, and a client its own writes, from the primary while the replica lags', async () => {
-    await pair.caughtUp();
-    await pair.pauseReplay();
-    try {
+    await whileLagging(async () => {
       const { id, position } = await create('Lagging Ltd');
       expect(position).toMatch(/^[0-9A-F]+\/[0-9A-F]+$/);
       // Read on the paused replica: not there yet. With the write's position: read on the primary.
@@ -87,9 +96,7 @@ describe.skipIf(!postgres)('a read replica (PostgreSQL)', () => {
       const exported = await send('/api/v1/companies/export?filter[name][eq]=Lagging%20Ltd&select=name');
       expect(exported.status).toBe(200);
       expect(await exported.text()).toContain('Lagging Ltd');
-    } finally {
-      await pair.resumeReplay();
-    }
+    });
     await pair.caughtUp();
     expect(await namesListed('Lagging Ltd')).toEqual(['Lagging Ltd']);
   });
@@ -97,18 +104,14 @@ describe.skipIf(!postgres)('a read replica (PostgreSQL)', () => {
   it("reads a column the replica has not replayed yet (an upgrade's migration) on the primary", async () => {
     const database = await openDatabase({ url: pair.primaryUrl, readUrl: pair.replicaUrl, poolSize: 1 });
     try {
-      await pair.caughtUp();
-      await pair.pauseReplay();
-      try {
+      await whileLagging(async () => {
         await database.rows(sql`alter table companies add column if not exists upgraded_in text default 'v2'`);
         const reader = (database.replica as ReadReplica).database;
         const [row] = await reader.rows<{ upgraded_in: string }>(sql`select upgraded_in from companies limit 1`);
         expect(row?.upgraded_in).toBe('v2');
         // Any other failure is the statement's own, not read around.
         await expect(reader.rows(sql`select 1 / 0`)).rejects.toMatchObject({ cause: { code: '22012' } });
-      } finally {
-        await pair.resumeReplay();
-      }
+      });
       await database.rows(sql`alter table companies drop column upgraded_in`);
     } finally {
       await database.close();
@@ -116,9 +119,7 @@ describe.skipIf(!postgres)('a read replica (PostgreSQL)', () => {
   });
 
   it('tells where an import that has ended wrote its rows, so that its importer lists them', async () => {
-    await pair.caughtUp();
-    await pair.pauseReplay();
-    try {
+    await whileLagging(async () => {
       // The position each answer of the job's own page carried (none while it runs, one once it has ended).
       const positions: (string | null)[] = [];
       const watching = {
@@ -137,9 +138,7 @@ describe.skipIf(!postgres)('a read replica (PostgreSQL)', () => {
       expect(await namesListed('Imported On Primary', ended)).toEqual(['Imported On Primary']);
       // Reads answer no position.
       expect((await send('/api/v1/companies?pageSize=1')).headers.get('read-after')).toBeNull();
-    } finally {
-      await pair.resumeReplay();
-    }
+    });
   });
 
   it('reads the primary while the replica cannot be reached, and the replica again once it can', async () => {
@@ -153,14 +152,10 @@ describe.skipIf(!postgres)('a read replica (PostgreSQL)', () => {
     } finally {
       await pair.startReplica();
     }
-    await pair.caughtUp();
-    await pair.pauseReplay();
-    try {
+    await whileLagging(async () => {
       await create('Replica Back');
       // Tried again 5 s after it failed (read-replica.ts's DOWN_MS).
       await expect.poll(() => namesListed('Replica Back'), { timeout: 15_000, interval: 500 }).toEqual([]);
-    } finally {
-      await pair.resumeReplay();
-    }
+    });
   });
 });
