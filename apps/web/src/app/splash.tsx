@@ -12,6 +12,7 @@ import classes from './splash.module.css';
 
 /** The stylesheet's timings, from the spec's constants. */
 const timings = {
+  '--splash-duration': `${SPLASH_DURATION_MS}ms`,
   '--splash-fade-out': `${SPLASH_FADE_OUT_S}s`,
   '--splash-logo': `${SPLASH_LOGO_S}s`,
   '--splash-name-delay': `${SPLASH_NAME_DELAY_S}s`,
@@ -19,54 +20,43 @@ const timings = {
 } as CSSProperties;
 
 /**
- * How long past SPLASH_DURATION_MS the overlay waits for the name's fade to end
- * before it leaves anyway (a browser that runs no animations sends no end).
+ * When the overlay is removed in a browser that runs no animations (and so
+ * sends no end): a second after it would have left.
  */
-const NAME_WAIT_MS = 1000;
+export const SPLASH_REMOVED_ANYWAY_MS = SPLASH_DURATION_MS + SPLASH_FADE_OUT_S * 1000 + 1000;
 
 /**
  * The overlay of every start: the logo shrinks from large to small, the name
  * fades in, then the overlay fades out sliding down at 1800 ms, for good.
- * The name's fade ends at 1.8 s too, but CSS animations start on the first
- * frame, which a busy device paints late: so the overlay leaves at 1800 ms or
- * when the name is fully shown, whichever is later (up to NAME_WAIT_MS more),
- * never while the name is still fading in.
- * With reduced motion nothing moves; what is visible when stays the same.
- * CSS animations (splash.module.css), not an animation library: the splash is
- * on every first screen, whose JavaScript is budgeted (issue #11).
+ * Every step is a CSS animation on one timeline (splash.module.css), the
+ * leaving too: a busy device that paints the first frame late delays them
+ * all alike, so the name is always fully shown before the overlay leaves (a
+ * timer here would run on another clock). The overlay is removed when its
+ * leaving ends. With reduced motion nothing moves; what is visible when
+ * stays the same. Not an animation library: the splash is on every first
+ * screen, whose JavaScript is budgeted (issue #11).
  */
 export function Splash() {
   const { t } = useTranslation();
-  const [timeUp, setTimeUp] = useState(false);
-  const [nameShown, setNameShown] = useState(false);
   const [gone, setGone] = useState(false);
-  const leaving = timeUp && nameShown;
 
   useEffect(() => {
-    const due = setTimeout(() => setTimeUp(true), SPLASH_DURATION_MS);
-    const cap = setTimeout(() => setNameShown(true), SPLASH_DURATION_MS + NAME_WAIT_MS);
-    return () => {
-      clearTimeout(due);
-      clearTimeout(cap);
-    };
+    const removed = setTimeout(() => setGone(true), SPLASH_REMOVED_ANYWAY_MS);
+    return () => clearTimeout(removed);
   }, []);
-
-  useEffect(() => {
-    if (!leaving) return;
-    const remove = setTimeout(() => setGone(true), SPLASH_FADE_OUT_S * 1000);
-    return () => clearTimeout(remove);
-  }, [leaving]);
 
   if (gone) return null;
   return (
     <div
-      className={leaving ? `${classes.overlay} ${classes.leaving}` : classes.overlay}
+      className={classes.overlay}
       style={timings}
       data-testid="splash"
       aria-hidden="true"
+      // The overlay's own animation (its leaving), not the logo's or the name's, which bubble here.
+      onAnimationEnd={(event) => event.target === event.currentTarget && setGone(true)}
     >
       <img className={classes.logo} src={logo} alt="" />
-      <div className={classes.name} data-testid="splash-name" onAnimationEnd={() => setNameShown(true)}>
+      <div className={classes.name} data-testid="splash-name">
         {t('appName')}
       </div>
     </div>

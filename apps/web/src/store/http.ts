@@ -1,5 +1,4 @@
-import { READ_AFTER_HEADER } from '@data-platform/shared/read-after';
-import { heardPosition, readAfterHeader } from './read-after.ts';
+import { heardPosition, readAfter } from './read-after.ts';
 
 /** An API failure as the client keeps it: serializable, so it can travel in actions. */
 export interface ApiFailure {
@@ -68,7 +67,9 @@ async function send(
   { method = 'GET', body, token, signal, headers: extra }: RequestOptions,
   accept: string,
 ): Promise<Response> {
-  const headers: Record<string, string> = { accept, ...readAfterHeader(), ...extra };
+  const headers: Record<string, string> = { accept, ...extra };
+  const position = readAfter();
+  if (position) headers['read-after'] = position;
   // A form (a file to import) goes as multipart, its boundary chosen by the browser.
   const multipart = body instanceof FormData;
   if (body !== undefined && !multipart) headers['content-type'] = 'application/json';
@@ -92,7 +93,7 @@ async function send(
       authenticated: Boolean(token),
     });
   }
-  heardPosition(response.headers.get(READ_AFTER_HEADER));
+  heardPosition(response.headers.get('read-after'));
   if (!response.ok) {
     const text = await response.text();
     const parsed: unknown = text && response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : null;
@@ -153,12 +154,10 @@ export function apiUpload<T>(
     request.open('POST', path);
     request.setRequestHeader('accept', 'application/json');
     if (token) request.setRequestHeader('authorization', `Bearer ${token}`);
-    for (const [name, value] of Object.entries(readAfterHeader())) request.setRequestHeader(name, value);
     request.upload.onprogress = (event) => {
       if (event.lengthComputable) onProgress(event.loaded / event.total);
     };
     request.onload = () => {
-      heardPosition(request.getResponseHeader(READ_AFTER_HEADER));
       let body: { error?: { code?: string; message?: string; fields?: Record<string, string> } } | null = null;
       try {
         body = JSON.parse(request.responseText);

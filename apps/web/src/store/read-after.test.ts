@@ -1,31 +1,18 @@
-// @vitest-environment jsdom
-import { beforeEach, describe, expect, it } from 'vitest';
-import { heardPosition, readAfterHeader } from './read-after.ts';
+import { describe, expect, it } from 'vitest';
+import { heardPosition, readAfter } from './read-after.ts';
 
-describe('the position a browser reads after', () => {
-  beforeEach(() => localStorage.clear());
-
-  it('sends nothing until a write answered a position', () => {
-    expect(readAfterHeader()).toEqual({});
+describe('the position a tab reads after', () => {
+  it('is none until a write answered one, then the highest heard, compared as positions', () => {
+    expect(readAfter()).toBe('');
     heardPosition(null);
-    expect(readAfterHeader()).toEqual({});
-  });
-
-  it('keeps the highest position heard, compared as numbers, across reloads', () => {
+    expect(readAfter()).toBe('');
     heardPosition('0/9FFFFFF');
     heardPosition('0/16B3748');
-    expect(readAfterHeader()).toEqual({ 'read-after': '0/9FFFFFF' });
+    expect(readAfter()).toBe('0/9FFFFFF');
+    heardPosition('0/A0000000');
+    expect(readAfter()).toBe('0/A0000000');
     heardPosition('1/0');
-    expect(readAfterHeader()).toEqual({ 'read-after': '1/0' });
-    expect(localStorage.getItem('dp.readAfter')).toBe('1/0');
-  });
-
-  it('ignores what is no position, heard or stored', () => {
-    heardPosition('1/0; drop');
-    expect(readAfterHeader()).toEqual({});
-    localStorage.setItem('dp.readAfter', '<script>');
-    expect(readAfterHeader()).toEqual({});
-    heardPosition('0/1');
-    expect(readAfterHeader()).toEqual({ 'read-after': '0/1' });
+    heardPosition('0/FFFFFFFF');
+    expect(readAfter()).toBe('1/0');
   });
 });

@@ -1,38 +1,25 @@
-import { POSITION_PATTERN, parsePosition, READ_AFTER_HEADER } from '@data-platform/shared/read-after';
-
 /**
  * Read-your-writes with a read replica (the server's decision 0048): each
  * write's answer carries the database position it reached (`Read-After`),
- * and every later request sends the highest one heard, so that the server
- * reads lists on its replica only once the replica holds them. Kept in
- * localStorage: a write in one tab is read in the others and after a
- * reload. A server without a replica sends no position; nothing is sent then.
+ * and every later request of this tab sends the highest one heard, so that
+ * the server reads lists on its replica only once the replica holds them. A
+ * server without a replica sends no position; nothing is sent then. Kept in
+ * memory, and as small as it is: the first screens' JavaScript is budgeted
+ * (web-bundle.test.ts), and a reload takes longer than a replica lags.
  */
-const KEY = 'dp.readAfter';
+let highest = '';
 
-function stored(): string | null {
-  try {
-    const position = localStorage.getItem(KEY);
-    return position && POSITION_PATTERN.test(position) ? position : null;
-  } catch {
-    return null;
-  }
-}
+/** `16/B374D848` (PostgreSQL writes the digits in capitals) as text that sorts as the position does. */
+const sortable = (position: string) =>
+  position
+    .split('/')
+    .map((part) => part.padStart(8, '0'))
+    .join('');
 
 /** Keeps the position an answer carried, when it is past the one kept. */
 export function heardPosition(position: string | null): void {
-  if (!position || !POSITION_PATTERN.test(position)) return;
-  const kept = stored();
-  if (kept && parsePosition(kept) >= parsePosition(position)) return;
-  try {
-    localStorage.setItem(KEY, position);
-  } catch {
-    // Storage refused (private mode, full): reads may lag this tab's writes by the replica's delay.
-  }
+  if (position && sortable(position) > sortable(highest)) highest = position;
 }
 
-/** The header that asks for reads holding every write this browser made, or none. */
-export function readAfterHeader(): Record<string, string> {
-  const position = stored();
-  return position ? { [READ_AFTER_HEADER]: position } : {};
-}
+/** The highest position heard, for the request's `Read-After` header; empty before any. */
+export const readAfter = (): string => highest;
