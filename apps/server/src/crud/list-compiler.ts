@@ -199,6 +199,12 @@ export interface ListScope {
   extra?: [string, SQL][];
   /** How a list keeps its statement's text with this scope (CompiledTexts); without it the list is built each time. */
   shape?: ScopeShape;
+  /**
+   * The fields `where` holds equal to one bound value each, when that is all
+   * it does (a record's related rows by their reference to it): what decides
+   * whether an index serves every value alike (records.ts, decision 0049).
+   */
+  equals?: readonly string[];
 }
 
 /**
@@ -364,7 +370,7 @@ export function relationScope(entity: EntityDescription, relation: string, id: n
     rebuild: ([bound]) => relationScope(entity, relation, bound as number) as ListScope,
   };
   if (named.kind === 'hasMany') {
-    return { where: sql`${column(ROOT, columnName(named.foreignKey))} = ${id}`, shape };
+    return { where: sql`${column(ROOT, columnName(named.foreignKey))} = ${id}`, shape, equals: [named.foreignKey] };
   }
   const via = findEntity(named.via);
   if (!via) return undefined;

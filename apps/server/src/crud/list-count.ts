@@ -290,7 +290,7 @@ export interface ShapedPage {
  * - `planned` filtered otherwise: the page and the planner's estimate side by side;
  * - `estimated` filtered otherwise: the page and the estimate side by side, then the
  *   count only when the estimate is at most the threshold.
- * `options` apply to the statement that reads the page.
+ * `pageOptions` apply to the statement that reads the page (and its total, over a whole table).
  */
 export async function pageWithTotal<R extends { row: string }>(
   database: Database,
@@ -298,12 +298,14 @@ export async function pageWithTotal<R extends { row: string }>(
   query: ListQuery,
   page: SQL | ShapedPage,
   scope?: ListScope,
-  options?: RowsOptions,
+  pageOptions?: RowsOptions,
 ): Promise<{ rows: R[] } & ListTotal> {
   const run = <T>(shape: string, statement: (page: SQL) => SQL): Promise<T[]> => {
+    // A filtered list's count is planned for its values even when its page's plan is kept (decision 0049).
+    const kept = shape === 'page' || wholeTable(query, scope);
+    const options = kept ? pageOptions : undefined;
     if (!('build' in page)) return database.rows<T>(statement(page), undefined, options);
     // A filtered or searched list's total binds them again, outside the page: that statement is built each time.
-    const kept = shape === 'page' || wholeTable(query, scope);
     const bound =
       kept &&
       database.textRows &&

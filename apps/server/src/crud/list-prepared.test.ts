@@ -5,18 +5,23 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../db/client.ts';
 import { createScratchDatabase } from '../testing/test-server.ts';
+import { relationScope } from './list-compiler.ts';
 import { listRecords } from './records.ts';
 
 /**
- * Lists whose rows do not depend on values the caller picks run as named
- * statements, their plan kept (and made generic after five runs); filtered
- * and searched lists are planned for their own values each time. PostgreSQL
- * only: PGlite takes no named statements. One pooled connection, so that
- * `pg_prepared_statements` (per connection) shows what the lists prepared.
+ * Lists that one plan serves whatever their values run as named statements,
+ * their plan kept (and made generic after five runs): a whole table, and rows
+ * equal to given values in an order an index serves after those fields
+ * (decisions 0021 and 0049). Other filtered and searched lists are planned for
+ * their own values each time. PostgreSQL only: PGlite takes no named
+ * statements. One pooled connection, so that `pg_prepared_statements` (per
+ * connection) shows what the lists prepared.
  */
 
 const url = process.env.TEST_DATABASE_URL;
 const investors = entities.investors as EntityDescription;
+const countries = entities.countries as EntityDescription;
+const states = entities.states as EntityDescription;
 const ROWS = 60;
 let database: Database;
 let drop: () => Promise<void>;
@@ -26,19 +31,23 @@ interface Prepared {
   generic_plans: number | string;
 }
 
-const prepared = () =>
+const prepared = (table = 'investors') =>
   database.rows<Prepared>(
-    sql`select statement, generic_plans from pg_prepared_statements where statement like '%"investors"%'`,
+    sql`select statement, generic_plans from pg_prepared_statements where statement like ${`%"${table}"%`}`,
   );
 
 /** Every page of the list by cursor, as the names it holds. */
-async function walk(queryString: string): Promise<string[]> {
+async function walk(
+  queryString: string,
+  entity = investors,
+  scope?: () => ReturnType<typeof relationScope>,
+): Promise<string[]> {
   const names: string[] = [];
   let cursor: string | null = null;
   do {
     const params = Object.fromEntries(new URLSearchParams(queryString));
-    const query = parseListQueryString(investors, cursor ? { ...params, cursor } : params);
-    const page = await listRecords(database, investors, query);
+    const query = parseListQueryString(entity, cursor ? { ...params, cursor } : params);
+    const page = await listRecords(database, entity, query, scope?.());
     names.push(...page.rows.map((row) => (JSON.parse(row) as { name: string }).name));
     cursor = page.nextCursor;
   } while (cursor);
@@ -60,6 +69,10 @@ describe.skipIf(!url)('prepared list statements (PostgreSQL)', () => {
     await drop?.();
   });
 
+  /** The id of a country by its ISO code (reference data the migrations load). */
+  const country = async (iso2: string) =>
+    Number((await database.rows<{ id: string }>(sql`select id from countries where iso2 = ${iso2}`))[0]?.id);
+
   const expected = Array.from({ length: ROWS }, (_, i) => `Investor ${String(i + 1).padStart(3, '0')}`);
 
   it('walks a whole list by cursor on a kept, then generic, plan and reads every row once, in order', async () => {
@@ -80,5 +93,67 @@ describe.skipIf(!url)('prepared list statements (PostgreSQL)', () => {
       expect(await walk(`q=Investor 00${i + 1}&pageSize=50&select=name`)).toEqual([`Investor 00${i + 1}`]);
     }
     expect((await prepared()).length).toBe(before);
+  });
+
+  it('keeps the plan of rows equal to given values in an order an index serves, whatever the values', async () => {
+    const [big, small] = [await country('US'), await country('FR')];
+    // Most investors in one country, a few in another: one plan, the (country, name) index's range, serves both.
+    await database.rows(
+      sql`update investors set hq_country_id = case when id % 10 = 0 then ${small}::bigint else ${big}::bigint end`,
+    );
+    // With the table's statistics (autovacuum takes them), PostgreSQL finds the generic plan as cheap as the custom ones.
+    await database.rows(sql`analyze investors`);
+    const inCountry = async (id: number) =>
+      (
+        await database.rows<{ name: string }>(
+          sql`select name from investors where hq_country_id = ${id} order by name, id`,
+        )
+      ).map((r) => r.name);
+    const before = await prepared();
+    for (let i = 0; i < 4; i++) {
+      for (const id of [big, small]) {
+        expect(await walk(`filter[hqCountryId]=${id}&sort=name&pageSize=5&select=name`)).toEqual(await inCountry(id));
+      }
+    }
+    const after = await prepared();
+    const filtered = after.filter((s) => !before.some((b) => b.statement === s.statement));
+    // The first page's statement and the cursor pages' one, each past its five custom plans.
+    expect(filtered.length).toBe(2);
+    expect(filtered.every((s) => /hq_country_id/.test(s.statement) && Number(s.generic_plans) > 0)).toBe(true);
+  });
+
+  it('plans per value a filter no index serves in the order asked, a set of values, a pattern, or a count', async () => {
+    const id = await country('US');
+    const before = new Set((await prepared()).map((s) => s.statement));
+    for (let i = 0; i < 3; i++) {
+      // No index leads (country, createdAt): a small country sorts its rows, a big one walks the order's index.
+      await walk(`filter[hqCountryId]=${id}&sort=-createdAt&pageSize=50&select=name`);
+      await walk(`filter[hqCountryId][in]=${id}&sort=name&pageSize=50&select=name`);
+      await walk(`filter[hqCountryId]=${id}&filter[name][startsWith]=Investor 01&sort=name&pageSize=50&select=name`);
+      // The page is kept; its count, for one country a scan of the index and for another of the table, is not.
+      await walk(`filter[hqCountryId]=${id}&sort=name&pageSize=50&select=name&count=exact`);
+    }
+    const added = (await prepared()).map((s) => s.statement).filter((text) => !before.has(text));
+    expect(added).toEqual([]);
+  });
+
+  it('keeps the plan of a record’s related rows read through an index that leads with its reference', async () => {
+    const names = async (iso2: string) =>
+      (
+        await database.rows<{ name: string }>(
+          sql`select s.name from states s join countries c on c.id = s.country_id where c.iso2 = ${iso2} order by s.name, s.id`,
+        )
+      ).map((r) => r.name);
+    for (let i = 0; i < 3; i++) {
+      for (const iso2 of ['US', 'FR', 'DE']) {
+        const id = await country(iso2);
+        const listed = await walk('sort=name&pageSize=20&select=name', states, () =>
+          relationScope(countries, 'states', id),
+        );
+        expect(listed).toEqual(await names(iso2));
+      }
+    }
+    const kept = await prepared('states');
+    expect(kept.some((s) => /country_id/.test(s.statement) && Number(s.generic_plans) > 0)).toBe(true);
   });
 });

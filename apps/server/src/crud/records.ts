@@ -32,6 +32,7 @@ import {
   selectionSql,
 } from './list-compiler.ts';
 import { type ListTotal, pageWithTotal, type ShapedPage, searchPlan } from './list-count.ts';
+import { repeatsItsPlan } from './repeats-its-plan.ts';
 import {
   column,
   columnarInsertSql,
@@ -84,18 +85,6 @@ export interface ListPage extends ListTotal {
   nextCursor: string | null;
 }
 
-/**
- * Whether a list's statement may run prepared, its plan kept and, after five
- * runs, made generic: only lists whose rows do not depend on values the
- * caller picks (no filter, search or scope), so that one plan is right for
- * every run: the first page, cursor and offset pages of a whole table in any
- * order. A filter's or search's values can match a few rows or most of them,
- * and each run is planned for its own (docs/decisions/0021).
- */
-function repeatsItsPlan(query: ListQuery, scope?: ListScope): boolean {
-  return !query.where && !query.q && !scope;
-}
-
 /** One page of a list, with the total its query asks for (none unless `count`) and the cursor of the next page. */
 export async function listRecords(
   database: Database,
@@ -108,7 +97,7 @@ export async function listRecords(
   const filter = shaped && query.where ? filterParts(entity, query.where) : undefined;
   const estimate = shaped ? estimateKey(entity, query, filter, scope) : undefined;
   const search = await searchPlan(database, entity, query, scope, estimate);
-  const prepare = repeatsItsPlan(query, scope);
+  const prepare = repeatsItsPlan(entity, query, scope);
   const { rows, ...total } = await pageWithTotal<{ row: string; cursor: unknown[] | string }>(
     database,
     entity,

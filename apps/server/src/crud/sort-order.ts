@@ -47,6 +47,20 @@ function referenceTarget(field: FieldDescription): EntityDescription | undefined
   return field.type === 'reference' && field.to ? findEntity(field.to) : undefined;
 }
 
+/** The options a picklist orders by (their defined order, not the alphabet), when it has any. */
+function orderOptions(field: FieldDescription): readonly string[] | undefined {
+  return optionTypes.has(field.type) && field.options && field.options.length > 0 ? field.options : undefined;
+}
+
+/**
+ * True when the field orders by its own column, as a btree index on that
+ * column reads it: not a custom field's value, a picklist's option position
+ * or a reference's label.
+ */
+export function ordersByColumn(field: FieldDescription): boolean {
+  return !field.custom && !orderOptions(field) && !referenceTarget(field);
+}
+
 /** The order key of one field of the entity's rows (as `root`). `index` keeps subquery aliases apart. */
 export function fieldOrderKey(
   entity: EntityDescription,
@@ -59,8 +73,8 @@ export function fieldOrderKey(
   const value = valueExpr(root, name, field);
   // A custom field can be made required after records without it exist.
   const nullable = !field.required || !!field.custom;
-  if (optionTypes.has(field.type) && field.options && field.options.length > 0) {
-    const options = field.options;
+  const options = orderOptions(field);
+  if (options) {
     return {
       expr: optionPosition(options, value),
       dir,

@@ -1,0 +1,54 @@
+import type { EntityDescription } from '@data-platform/shared/entities/entity';
+import { entities } from '@data-platform/shared/entities/registry';
+import { parseListQueryString } from '@data-platform/shared/query/list-query';
+import { sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { relationScope } from './list-compiler.ts';
+import { repeatsItsPlan } from './repeats-its-plan.ts';
+
+const companies = entities.companies as EntityDescription;
+const countries = entities.countries as EntityDescription;
+const states = entities.states as EntityDescription;
+
+const repeats = (queryString: string, entity = companies, scope?: Parameters<typeof repeatsItsPlan>[2]) =>
+  repeatsItsPlan(entity, parseListQueryString(entity, Object.fromEntries(new URLSearchParams(queryString))), scope);
+
+describe('which lists keep their plan (decision 0049)', () => {
+  it('keeps a whole table’s plan in any order', () => {
+    expect(repeats('sort=name')).toBe(true);
+    expect(repeats('sort=-employees')).toBe(true);
+    expect(repeats('')).toBe(true);
+  });
+
+  it('keeps the plan of rows equal to values in the order of the index that leads with their fields', () => {
+    // companies: an index on (hqCountryId, name, id).
+    expect(repeats('filter[hqCountryId]=7&sort=name')).toBe(true);
+    expect(repeats('filter[hqCountryId]=7&sort=-name')).toBe(true);
+    expect(repeats('filter[hqCountryId]=7&sort=name&count=estimated&pageSize=20')).toBe(true);
+  });
+
+  it('plans per value any other filter', () => {
+    // An order no index serves after the country: the rows of a small country are sorted, a big one's walked.
+    expect(repeats('filter[hqCountryId]=7&sort=createdAt')).toBe(false);
+    // Name, then id the other way: no index reads that order.
+    expect(repeats('filter[hqCountryId]=7&sort=name,-id')).toBe(false);
+    expect(repeats('filter[hqCountryId][in]=7,8&sort=name')).toBe(false);
+    expect(repeats('filter[hqCountryId]=7&filter[name][startsWith]=a&sort=name')).toBe(false);
+    expect(repeats('filter[hqCountryId][isNull]=true&sort=name')).toBe(false);
+    expect(repeats('filter[name]=Acme&sort=name')).toBe(false);
+    expect(repeats('filter[hqCountryId]=7&sort=name&q=acme')).toBe(false);
+    expect(repeats('q=acme')).toBe(false);
+  });
+
+  it('keeps the plan of a record’s related rows read through an index that leads with its reference', () => {
+    // states: an index on (countryId, name, id).
+    const scope = relationScope(countries, 'states', 5);
+    expect(repeats('sort=name', states, scope)).toBe(true);
+    expect(repeats('sort=-name', states, scope)).toBe(true);
+    expect(repeats('sort=code', states, scope)).toBe(false);
+    // The same field equal twice, by the scope and by a filter: planned per value.
+    expect(repeats('filter[countryId]=5&sort=name', states, scope)).toBe(false);
+    // A scope that says nothing of its fields (a limited reader's rows) is planned per value.
+    expect(repeats('sort=name', states, { where: sql`true` })).toBe(false);
+  });
+});
