@@ -3,10 +3,11 @@ import { entities } from '@data-platform/shared/entities/registry';
 import { parseListQueryString } from '@data-platform/shared/query/list-query';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemActor } from '../auth/actor.ts';
 import { type Database, openDatabase } from '../db/client.ts';
 import { createScratchDatabase } from '../testing/test-server.ts';
 import { relationScope } from './list-compiler.ts';
-import { listRecords } from './records.ts';
+import { createRecord, listRecords, updateRecord } from './records.ts';
 
 /**
  * Lists that one plan serves whatever their values run as named statements,
@@ -155,5 +156,28 @@ describe.skipIf(!url)('prepared list statements (PostgreSQL)', () => {
     }
     const kept = await prepared('states');
     expect(kept.some((s) => /country_id/.test(s.statement) && Number(s.generic_plans) > 0)).toBe(true);
+  });
+
+  it('names a create’s and an update’s statement, whose plan is the same for any values (decision 0051)', async () => {
+    const before = new Set((await prepared()).map((s) => s.statement));
+    const ids: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      const row = await createRecord(database, investors, { name: `Named write ${i}` }, systemActor);
+      ids.push((JSON.parse(row) as { id: number }).id);
+    }
+    for (const id of ids) {
+      const row = await updateRecord(database, investors, id, 1, { name: `Named write ${id} renamed` }, systemActor);
+      expect((JSON.parse(row) as { name: string; version: number }).version).toBe(2);
+    }
+    // A stale update is still refused as stale (412) through the named statement.
+    await expect(
+      updateRecord(database, investors, ids[0] as number, 1, { name: 'Stale' }, systemActor),
+    ).rejects.toMatchObject({ kind: 'stale', code: 'stale_version' });
+    const added = (await prepared()).filter((s) => !before.has(s.statement));
+    const insert = added.find((s) => /insert into "investors"/.test(s.statement));
+    const update = added.find((s) => /update "investors"/.test(s.statement));
+    // Parsed once per connection; PostgreSQL plans an insert for its values when that costs less than its generic plan.
+    expect(insert).toBeDefined();
+    expect(Number(update?.generic_plans)).toBeGreaterThan(0);
   });
 });

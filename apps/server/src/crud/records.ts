@@ -476,7 +476,8 @@ export async function createRecord(
   const statement = createRecordSql(entity, values, actor, origin);
   const insert = async (tx?: Executor) => {
     if (tx) await checkAttachmentTargets(database, entity, [values], actor, tx);
-    const [row] = await database.rows<{ row: string }>(statement, tx);
+    // Named outside a transaction: its plan is the same for any values (decision 0051).
+    const [row] = await database.rows<{ row: string }>(statement, tx, { prepare: tx ? false : 'write' });
     if (!row) throw new Error(`${entity.label}: the insert returned no row`);
     return row.row;
   };
@@ -635,7 +636,9 @@ export async function updateRecord(
   const { scope } = options;
   const statement = updateRecordSql(entity, id, version, values, actor, options);
   if (!statement) throw invalid({ body: 'Send at least one field to change' }, 'Nothing to update');
-  const [found] = await database.rows<{ row: string | null } & Missed>(statement, executor);
+  const [found] = await database.rows<{ row: string | null } & Missed>(statement, executor, {
+    prepare: executor ? false : 'write',
+  });
   if (found?.row) return found.row;
   if (found?.version !== version) missedUpdate(entity, id, found);
   // The row had this version when the statement began, yet the UPDATE, which waited for a writer

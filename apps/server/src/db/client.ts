@@ -31,9 +31,11 @@ export interface RowsOptions {
    * run on most requests and whose right plan does not depend on the values
    * bound (the session lookup, a get by id, a list without filter or search:
    * docs/decisions/0021); only with the default executor, not in a
-   * transaction. Does nothing on PGlite.
+   * transaction. Does nothing on PGlite. `'write'`: a create's or an
+   * update's statement (docs/decisions/0051), named from a budget of its
+   * own, so that many shapes of writes never leave a list unnamed.
    */
-  prepare?: boolean;
+  prepare?: boolean | 'write';
 }
 
 export interface Database {
@@ -186,8 +188,12 @@ const drizzleTypes = {
     textTypes.has(oid) ? (value: string) => value : pg.types.getTypeParser(oid, format),
 } as pg.CustomTypesConfig;
 
-/** Distinct statement names one process gives out; statements beyond run unnamed (each connection keeps every name it prepared). */
-const MAX_PREPARED = 200;
+/**
+ * Distinct statement names one process gives out, to reads and to writes
+ * apart; statements beyond run unnamed (each connection keeps every name it
+ * prepared).
+ */
+const MAX_PREPARED = { read: 200, write: 100 } as const;
 
 /**
  * Named statements on node-postgres: the name is a hash of the SQL text, so
@@ -197,22 +203,24 @@ const MAX_PREPARED = 200;
 function preparedStatements(pool: pg.Pool) {
   const dialect = new PgDialect();
   const names = new Map<string, string>();
-  const nameOf = (text: string): string | undefined => {
+  const given = { read: 0, write: 0 };
+  const nameOf = (text: string, kind: 'read' | 'write'): string | undefined => {
     const known = names.get(text);
-    if (known || names.size >= MAX_PREPARED) return known;
+    if (known || given[kind] >= MAX_PREPARED[kind]) return known;
     const name = `dp_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
     names.set(text, name);
+    given[kind]++;
     return name;
   };
-  const run = async <T>(text: string, params: unknown[], named = true): Promise<T[]> => {
-    const name = named ? nameOf(text) : undefined;
+  const run = async <T>(text: string, params: unknown[], named: RowsOptions['prepare'] = true): Promise<T[]> => {
+    const name = named ? nameOf(text, named === 'write' ? 'write' : 'read') : undefined;
     const result = await pool.query({ name, text, values: params, types: drizzleTypes });
     return result.rows as T[];
   };
   return {
-    rows: <T>(query: SQL): Promise<T[]> => {
+    rows: <T>(query: SQL, kind: RowsOptions['prepare'] = true): Promise<T[]> => {
       const { sql: text, params } = dialect.sqlToQuery(query);
-      return run<T>(text, params);
+      return run<T>(text, params, kind);
     },
     text: run,
   };
@@ -237,8 +245,8 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
       kind: 'postgres',
       db,
       rows: (query, executor = db, rowsOptions = {}) =>
-        rowsOptions.prepare && executor === db ? prepared.rows(query) : rowsOf(executor, query),
-      textRows: (text, params, textOptions = {}) => prepared.text(text, params, textOptions.prepare === true),
+        rowsOptions.prepare && executor === db ? prepared.rows(query, rowsOptions.prepare) : rowsOf(executor, query),
+      textRows: (text, params, textOptions = {}) => prepared.text(text, params, textOptions.prepare ?? false),
       listen: (channel, onMessage, onState) => listener.subscribe(channel, { onMessage, onState }),
       caughtUp: () => listener.caughtUp(),
       async copyCsv(table, columns, csv) {
