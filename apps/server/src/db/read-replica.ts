@@ -31,7 +31,7 @@ const DOWN_MS = 5_000;
 const newerSchemaStates = new Set(['42703', '42P01']);
 
 /** Named statements on the replica's own connections (client.ts's preparedStatements). */
-export interface ReplicaStatements {
+interface ReplicaStatements {
   rows<T>(query: SQL): Promise<T[]>;
   text<T>(text: string, params: unknown[], named?: boolean): Promise<T[]>;
 }
