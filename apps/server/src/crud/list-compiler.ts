@@ -202,7 +202,7 @@ export interface ListScope {
   /**
    * The fields `where` holds equal to one bound value each, when that is all
    * it does (a record's related rows by their reference to it): what decides
-   * whether an index serves every value alike (records.ts, decision 0049).
+   * whether an index serves every value alike (repeats-its-plan.ts, decision 0049).
    */
   equals?: readonly string[];
 }
