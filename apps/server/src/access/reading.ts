@@ -19,7 +19,7 @@ import type { ListQuery } from '@data-platform/shared/query/list-query';
 import { type SQL, sql } from 'drizzle-orm';
 import { type Actor, missingPermissions } from '../auth/actor.ts';
 import { currentDescription } from '../crud/custom-fields.ts';
-import { attachmentScope, type ListScope, limitedRowsWhere } from '../crud/list-compiler.ts';
+import { attachmentScope, type ListScope, limitedRowsWhere, ROOT, relationScope } from '../crud/list-compiler.ts';
 import { getRecord } from '../crud/records.ts';
 import { column } from '../crud/sql-fragments.ts';
 import type { Database } from '../db/client.ts';
@@ -101,6 +101,54 @@ export function readableScope(entity: EntityDescription, actor: Actor): ListScop
     ? attachmentScope(entity, readableAttachmentTypes(entity, actor.permissions))
     : undefined;
   return bothScopes(attached, limitedRowsScope(entity, actor));
+}
+
+/**
+ * A record's related rows (`relationScope`) while the record itself exists
+ * and the actor may read it (`readableScope`): the related list's check of
+ * the record it hangs on, inside the list's own statement. It is uncorrelated
+ * (PostgreSQL runs it once, as an InitPlan), so the page's plan and index are
+ * the relation's own, and `equals` is kept (repeats-its-plan.ts). An empty
+ * page does not tell a missing record from one without related rows: the
+ * caller reads the record then, and only then, to answer 404.
+ */
+export function relatedRowsScope(
+  entity: EntityDescription,
+  relation: string,
+  id: number,
+  actor: Actor,
+): ListScope | undefined {
+  return relatedWhileReadable(entity, relation, id, readableScope(entity, actor));
+}
+
+function relatedWhileReadable(
+  entity: EntityDescription,
+  relation: string,
+  id: number,
+  owner: ListScope | undefined,
+): ListScope | undefined {
+  const related = relationScope(entity, relation, id);
+  if (!related) return undefined;
+  const readable = owner ? sql` and (${owner.where})` : sql``;
+  const exists = sql`exists (select from ${sql.identifier(entity.table)} ${sql.identifier(ROOT)}
+    where ${column(ROOT, 'id')} = ${id}${readable})`;
+  const scope: ListScope = { ...related, where: sql`(${related.where}) and ${exists}` };
+  const shape = related.shape;
+  if (!shape || (owner && !owner.shape)) return { ...scope, shape: undefined };
+  const ownerShape = owner?.shape;
+  const split = shape.values.length;
+  scope.shape = {
+    key: `${shape.key} while ${entity.name} ${ownerShape ? `(${ownerShape.key})` : 'exists'}`,
+    values: [...shape.values, ...(ownerShape?.values ?? [])],
+    rebuild: (values) =>
+      relatedWhileReadable(
+        entity,
+        relation,
+        values[0] as number,
+        ownerShape?.rebuild(values.slice(split)),
+      ) as ListScope,
+  };
+  return scope;
 }
 
 /** Not found unless the actor may read the row: a note on an investor does not exist for someone who cannot read investors. */

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type ApiClient, adminClient, errorOf, factories, type Row } from '../testing/factories.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
 
@@ -267,6 +267,21 @@ describe('relation lists', () => {
     ]);
     expect((await api.delete(`/api/v1/contactCompanies/${link.id}`)).status).toBe(204);
     expect((await api.list(base, { count: 'estimated' })).body).toMatchObject({ data: [], total: 0, totalExact: true });
+  });
+
+  it('reads a related list in one statement, and the record it hangs on too only when the page is empty', async () => {
+    const statementsOf = async (path: string): Promise<number> => {
+      const spies = [vi.spyOn(server.database, 'rows'), vi.spyOn(server.database, 'textRows')];
+      try {
+        expect((await api.list(path, { select: 'id' })).status).toBe(200);
+        return spies.reduce((sum, spy) => sum + spy.mock.calls.length, 0);
+      } finally {
+        for (const spy of spies) spy.mockRestore();
+      }
+    };
+    expect(await statementsOf(`/api/v1/firms/${r.north?.id}/funds`)).toBe(1);
+    expect(await statementsOf(`/api/v1/companies/${r.acme?.id}/contacts`)).toBe(1);
+    expect(await statementsOf(`/api/v1/firms/${r.emptyFirm?.id}/funds`)).toBe(2);
   });
 
   it('answers 404 for a missing record and 400 for bad list parameters', async () => {

@@ -18,10 +18,16 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { assertRowReadable, bothScopes, limitJoins, readableScope, readerDescription } from '../access/reading.ts';
+import {
+  assertRowReadable,
+  bothScopes,
+  limitJoins,
+  readableScope,
+  readerDescription,
+  relatedRowsScope,
+} from '../access/reading.ts';
 import { type RecordChangeType, recordChange } from '../auth/audit.ts';
 import { currentDescription } from '../crud/custom-fields.ts';
-import { relationScope } from '../crud/list-compiler.ts';
 import { createRecord, deleteRecord, getRecord, listRecords, readRecord, updateRecord } from '../crud/records.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { currentReader } from '../db/read-replica.ts';
@@ -162,18 +168,11 @@ as they were when the export started), on PGlite keyset pages (each matching row
           response: { 200: listResponseSchema(related), ...errorResponses },
         },
         handler: async (request, reply) => {
-          // The record the list hangs on must exist and be readable by the actor.
-          await getRecord(
-            database,
-            entity,
-            request.params.id,
-            { select: ['id'], join: [] },
-            readableScope(entity, request.actor),
-          );
           const target = await readerDescription(database, related, request.actor);
           const query = parseListQueryString(target, request.query as Record<string, unknown>);
           limitJoins(request.actor, query);
-          const scope = relationScope(entity, relation, request.params.id);
+          // The record the list hangs on must exist and be readable by the actor: checked inside the page's statement.
+          const scope = relatedRowsScope(entity, relation, request.params.id, request.actor);
           if (!scope) throw notFound(`Relation ${relation}`);
           const page = await listRecords(
             await readerFor(database, request),
@@ -181,6 +180,16 @@ as they were when the export started), on PGlite keyset pages (each matching row
             query,
             bothScopes(scope, readableScope(target, request.actor)),
           );
+          // No rows: a record without related rows, or no record the actor may read (404), which only it tells.
+          if (page.rows.length === 0) {
+            await getRecord(
+              database,
+              entity,
+              request.params.id,
+              { select: ['id'], join: [] },
+              readableScope(entity, request.actor),
+            );
+          }
           return sendPage(reply, query, page);
         },
       });
