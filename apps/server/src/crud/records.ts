@@ -500,9 +500,40 @@ export async function createRecords(
   validated: readonly Record<string, unknown>[],
   actor: Actor,
   executor: Executor,
+  parts: readonly CreateParts[] = createRecordsParts(entity, validated, actor),
 ): Promise<{ id: number; version: number }[]> {
   await checkAttachmentTargets(database, entity, validated, actor, executor);
   const created: { id: number; version: number }[] = [];
+  for (const part of parts) {
+    const written = await database.rows<{ id: number | string; version: number | string }>(
+      sql`with ${part.ctes} select id, ${part.version} as version from written`,
+      executor,
+    );
+    // The insert returns its rows in the order of its arrays.
+    created.push(...written.map((row) => ({ id: Number(row.id), version: Number(row.version) })));
+  }
+  return created;
+}
+
+/**
+ * One statement of `createRecords` as the parts of its WITH: `ctes` insert
+ * the rows (`written`, each row's `id`) and their history entries; `version`
+ * reads a written row's version. Built apart so that an import builds a
+ * batch's while the batch before is being written, and adds its own parts
+ * (its ledger and progress) to the same statement.
+ */
+export interface CreateParts {
+  ctes: SQL;
+  version: SQL;
+}
+
+/** The parts of `createRecords`' statements for these rows, one per `MAX_INSERT_ROWS`. */
+export function createRecordsParts(
+  entity: EntityDescription,
+  validated: readonly Record<string, unknown>[],
+  actor: Pick<Actor, 'userId'>,
+): CreateParts[] {
+  const parts: CreateParts[] = [];
   for (let i = 0; i < validated.length; i += MAX_INSERT_ROWS) {
     const insert = insertSql(entity, validated.slice(i, i + MAX_INSERT_ROWS), actor);
     // Each row's history entry in the same statement, its values read from the row's columns.
@@ -513,16 +544,13 @@ export async function createRecords(
       fromColumns: true,
     });
     const version = entity.kind === 'reference' ? sql`1` : sql`version`;
-    const written = await database.rows<{ id: number | string; version: number | string }>(
+    parts.push(
       history
-        ? sql`with written as (${insert} returning t.*), history as (${history}) select id, ${version} as version from written`
-        : sql`${insert} returning t.id, ${version} as version`,
-      executor,
+        ? { ctes: sql`written as (${insert} returning t.*), history as (${history})`, version }
+        : { ctes: sql`written as (${insert} returning t.id, ${version} as version)`, version: sql`version` },
     );
-    // The insert returns its rows in the order of its arrays.
-    created.push(...written.map((row) => ({ id: Number(row.id), version: Number(row.version) })));
   }
-  return created;
+  return parts;
 }
 
 /** Why an update wrote nothing, as its statement saw the row: absent (404), unreadable (404), or at another version (412). */

@@ -3,7 +3,7 @@ import { mkdir, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { IMPORT_UPLOAD_HOURS } from '@data-platform/shared/imports';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { forgetOldUploads, removeStrayUploads } from '../io/import-jobs.ts';
 import { signInWithPermissions } from '../testing/accounts.ts';
 import { adminClient, type Factories, factories, unique } from '../testing/factories.ts';
@@ -193,6 +193,38 @@ describe('import jobs', () => {
     });
     expect(created).toMatchObject({ status: 'succeeded', created: 1 });
     expect(await companiesIn(city)).toHaveLength(2);
+  });
+
+  it('writes a batch of new and skipped rows in one statement: its counts, and its ledger in the file’s order', async () => {
+    const city = unique('Oneville');
+    const stored = await make.company({ name: unique('Stored'), website: `https://one-${slug(city)}.example`, city });
+    const csv = [
+      'Name,Website,City',
+      `New A,https://a-${slug(city)}.example,${city}`,
+      `${String(stored.name)},https://one-${slug(city)}.example,${city}`,
+      `New B,https://b-${slug(city)}.example,${city}`,
+      `New C,https://c-${slug(city)}.example,${city}`,
+    ].join('\n');
+    const transactions = vi.spyOn(server.database.db, 'transaction');
+    let job: Awaited<ReturnType<typeof importAll>>;
+    try {
+      job = await importAll(server, 'companies', 'one.csv', csv, { duplicates: { key: 'domain', action: 'skip' } });
+      // No BEGIN and COMMIT around the batch: one statement wrote it.
+      expect(transactions).not.toHaveBeenCalled();
+    } finally {
+      transactions.mockRestore();
+    }
+    expect(job).toMatchObject({ status: 'succeeded', rowsDone: 4, created: 3, skipped: 1, duplicatesStored: 1 });
+    const byName = new Map((await companiesIn(city)).map((c) => [c.name, c.id]));
+    const ledger = await server.database.rows<{ first_row: number; ids: string }>(
+      sql`select first_row, record_ids::text as ids from import_created where import_id = ${job.id}`,
+    );
+    expect(ledger).toEqual([
+      { first_row: 2, ids: `{${['New A', 'New B', 'New C'].map((name) => byName.get(name)).join(',')}}` },
+    ]);
+    expect((await server.fetch(`/api/v1/imports/${job.id}/undo`, { method: 'POST' })).status).toBe(202);
+    expect(await waitForImport(server, job.id)).toMatchObject({ status: 'undone', undo: { deleted: 3 } });
+    expect((await companiesIn(city)).map((c) => c.id)).toEqual([stored.id]);
   });
 
   it('an export imported again with "update" by id changes nothing', async () => {
