@@ -7,7 +7,8 @@ import { errorChain, isConnectionError } from './errors.ts';
 
 /**
  * A read replica of the primary (DATABASE_READ_URL, decision 0048): lists,
- * their totals, aggregates and exports may read there; everything else reads
+ * their totals, aggregates, search, the dashboard, the activity feed, fund
+ * analytics and exports may read there; everything else reads
  * and writes the primary. A client that wrote reads its writes: each write's
  * answer carries the primary's WAL position (`Read-After`), the client sends
  * it back, and a read goes to the replica only once the replica has replayed

@@ -41,6 +41,8 @@ function readableRowSql(entity: EntityDescription, actor: Actor, alias: string):
  * and currency. Counted over the rows the actor's list of the entity shows
  * (its row scope), and only when the actor may read the fields: undefined
  * otherwise, like the list refusing to filter on a field it does not show.
+ * The rows are read from `reader` (a read replica, `readerFor`), the custom
+ * field definitions from `database` (the primary's cache).
  */
 export async function countByValue(
   database: Database,
@@ -48,6 +50,7 @@ export async function countByValue(
   field: string,
   actor: Actor,
   amountField?: string,
+  reader: Database = database,
 ): Promise<GroupCount[] | undefined> {
   if (!readableEntity(actor, entity.name)) return undefined;
   const described = await readerDescription(database, entity, actor);
@@ -58,7 +61,7 @@ export async function countByValue(
   const money = amount
     ? sql`${column(ROOT, currencyColumnName(amount))} as currency, sum(${column(ROOT, columnName(amount))})::float8 as amount`
     : sql`null::text as currency, null::float8 as amount`;
-  const rows = await database.rows<{
+  const rows = await reader.rows<{
     value: string | null;
     currency: string | null;
     amount: number | null;
@@ -123,7 +126,7 @@ function noteRecordSql(notes: EntityDescription, actor: Actor): SQL | undefined 
 }
 
 /** The latest notes the actor may read, each with its record's name (null when that record is not the actor's to read). */
-async function recentNotes(database: Database, actor: Actor): Promise<RecentNote[] | undefined> {
+async function recentNotes(database: Database, reader: Database, actor: Actor): Promise<RecentNote[] | undefined> {
   const notes = readableEntity(actor, 'notes');
   if (!notes) return undefined;
   const described = await readerDescription(database, notes, actor);
@@ -140,7 +143,7 @@ async function recentNotes(database: Database, actor: Actor): Promise<RecentNote
     where: readable?.where ?? sql`true`,
     extra: [...(readable?.extra ?? []), ...(record ? ([['record', record]] as [string, SQL][]) : [])],
   };
-  const page = await listRecords(database, described, query, scope);
+  const page = await listRecords(reader, described, query, scope);
   return page.rows.map((text) => {
     const { record: named, ...note } = JSON.parse(text) as Omit<RecentNote, 'recordName'> & {
       record?: Record<string, unknown> | null;
@@ -156,7 +159,7 @@ async function recentNotes(database: Database, actor: Actor): Promise<RecentNote
  * small, the planner's estimate above, as the dashboard's other counts), over
  * the rows the actor may read.
  */
-async function myRecords(database: Database, actor: Actor): Promise<MyRecordCount[] | undefined> {
+async function myRecords(database: Database, reader: Database, actor: Actor): Promise<MyRecordCount[] | undefined> {
   const userId = actor.userId;
   if (userId === null) return undefined;
   const mine: MyRecordCount[] = [];
@@ -166,7 +169,7 @@ async function myRecords(database: Database, actor: Actor): Promise<MyRecordCoun
     const described = await readerDescription(database, entity, actor);
     if (!allFields(described)[field]) continue;
     const query = parseListQueryString(described, { [`filter[${field}][eq]`]: String(userId) });
-    const total = await countRows(database, described, query, 'estimated', readableScope(entity, actor));
+    const total = await countRows(reader, described, query, 'estimated', readableScope(entity, actor));
     mine.push({ resource, field, userId, ...total });
   }
   return mine.length > 0 ? mine : undefined;
@@ -179,8 +182,14 @@ async function myRecords(database: Database, actor: Actor): Promise<MyRecordCoun
  * the latest notes with their records' names, and the actor's own records;
  * each part only when the actor may read it, and every figure over the rows
  * and fields the actor's lists show (the same row scope, the same fields).
+ * Read from `reader` as lists are (a read replica once it holds the caller's
+ * own writes), the custom field definitions from `database`.
  */
-export async function dashboardSummaries(database: Database, actor: Actor): Promise<DashboardSummaries> {
+export async function dashboardSummaries(
+  database: Database,
+  actor: Actor,
+  reader: Database = database,
+): Promise<DashboardSummaries> {
   const counts: DashboardSummaries['counts'] = {};
   // The descriptions say what is counted (`dashboard.count`).
   for (const { name } of countedEntities) {
@@ -188,20 +197,20 @@ export async function dashboardSummaries(database: Database, actor: Actor): Prom
     if (entity) {
       const query = parseListQueryString(entity, {});
       // Exact while small, the planner's estimate above: what the home page shows ("≈ 1.2M").
-      counts[name] = await countRows(database, entity, query, 'estimated', readableScope(entity, actor));
+      counts[name] = await countRows(reader, entity, query, 'estimated', readableScope(entity, actor));
     }
   }
   const summaries: DashboardSummaries = { counts };
   for (const { key, resource, field } of dashboardBreakdowns) {
     const entity = findEntity(resource);
     const groups = entity
-      ? await countByValue(database, entity, field, actor, breakdownAmountField(resource))
+      ? await countByValue(database, entity, field, actor, breakdownAmountField(resource), reader)
       : undefined;
     if (groups) summaries[key] = groups;
   }
-  const notes = await recentNotes(database, actor);
+  const notes = await recentNotes(database, reader, actor);
   if (notes) summaries.recentNotes = notes;
-  const mine = await myRecords(database, actor);
+  const mine = await myRecords(database, reader, actor);
   if (mine) summaries.mine = mine;
   return summaries;
 }

@@ -23,6 +23,7 @@ import type { Database } from '../db/client.ts';
 import { columnName } from '../db/columns.ts';
 import { invalid } from '../domain/errors.ts';
 import { errorBodySchema } from '../http/errors.ts';
+import { readerFor } from '../http/read-after.ts';
 
 /**
  * Recent activity: the record changes the audit events hold (created,
@@ -114,11 +115,16 @@ function decodeCursor(text: string): [string, number] {
   }
 }
 
-/** One page of the activity the actor may see, older than `before` when given. */
+/**
+ * One page of the activity the actor may see, older than `before` when given:
+ * read from `reader` (a read replica once it holds the caller's own writes,
+ * `readerFor`), the custom field definitions from `database`.
+ */
 export async function recentActivity(
   database: Database,
   actor: Actor,
   { before, limit }: { before?: string; limit: number },
+  reader: Database = database,
 ): Promise<ActivityPage> {
   const cursor = before === undefined ? undefined : decodeCursor(before);
   const definitions = await customFieldDefinitions(database);
@@ -162,7 +168,7 @@ export async function recentActivity(
   const keyset = cursor
     ? sql`and (e.created_at, e.id) < ('epoch'::timestamptz + ${cursor[0]}::bigint * interval '1 microsecond', ${cursor[1]}::bigint)`
     : sql``;
-  const rows = await database.rows<ActivityRow>(
+  const rows = await reader.rows<ActivityRow>(
     sql`select e.id, to_char(e.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at,
         ((extract(epoch from e.created_at) * 1000000)::bigint)::text as cursor,
         e.type, e.details, x.entity, s.entity as subject, s.id as subject_id, ${actorJson} as actor,
@@ -244,6 +250,7 @@ the user may read. Pages by keyset: pass \`nextCursor\` as \`before\` for older 
       querystring: activityQuerySchema,
       response: { 200: activityPageSchema, 400: errorBodySchema, 401: errorBodySchema },
     },
-    handler: async (request) => recentActivity(database, request.actor, request.query),
+    handler: async (request) =>
+      recentActivity(database, request.actor, request.query, await readerFor(database, request)),
   });
 }

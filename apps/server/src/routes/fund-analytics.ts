@@ -45,6 +45,7 @@ import { type Database, jsonValue } from '../db/client.ts';
 import { columnName } from '../db/columns.ts';
 import { invalid, notFound, tooLarge, tooMany } from '../domain/errors.ts';
 import { errorBodySchema } from '../http/errors.ts';
+import { readerFor } from '../http/read-after.ts';
 import { MAX_INDEX_LEVELS } from './analytics.ts';
 
 /**
@@ -532,7 +533,11 @@ const errors = {
   429: errorBodySchema,
 };
 
-/** GET /funds/{id}/metrics, GET /funds/comparison, GET /analytics/portfolio. */
+/**
+ * GET /funds/{id}/metrics, GET /funds/comparison, GET /analytics/portfolio:
+ * they only read, from a read replica once it holds the caller's own writes
+ * (`readerFor`); the computation they are counted against, on the primary.
+ */
 export function registerFundAnalyticsRoutes(app: FastifyInstance, database: Database): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   api.get('/api/v1/funds/comparison', {
@@ -546,7 +551,7 @@ export function registerFundAnalyticsRoutes(app: FastifyInstance, database: Data
     },
     handler: async (request) => {
       await throttleAnalytics(database, request);
-      return comparison(database, request.actor, request.query.asOf);
+      return comparison(await readerFor(database, request), request.actor, request.query.asOf);
     },
   });
 
@@ -562,7 +567,7 @@ export function registerFundAnalyticsRoutes(app: FastifyInstance, database: Data
     },
     handler: async (request) => {
       await throttleAnalytics(database, request);
-      return fundMetricsAnswer(database, request.actor, request.params.id, request.query);
+      return fundMetricsAnswer(await readerFor(database, request), request.actor, request.params.id, request.query);
     },
   });
 
@@ -603,7 +608,7 @@ export function registerFundAnalyticsRoutes(app: FastifyInstance, database: Data
     },
     handler: async (request) => {
       await throttleAnalytics(database, request);
-      return portfolio(database, request.actor, request.query.asOf ?? today());
+      return portfolio(await readerFor(database, request), request.actor, request.query.asOf ?? today());
     },
   });
 }

@@ -17,6 +17,10 @@ import { type ServerProcess, signInAsAdmin, startServerProcess } from '../testin
  */
 const postgres = Boolean(process.env.TEST_DATABASE_URL);
 
+interface SummariesAnswer {
+  counts: Record<string, { total: number; totalExact: boolean }>;
+}
+
 let pair: ReplicaPair;
 let dataDir: string;
 let server: ServerProcess & { url: string };
@@ -99,6 +103,32 @@ describe.skipIf(!postgres)('a read replica (PostgreSQL)', () => {
     });
     await pair.caughtUp();
     expect(await namesListed('Lagging Ltd')).toEqual(['Lagging Ltd']);
+  });
+
+  it('answers the home dashboard, the activity feed and fund analytics from the replica, and a client its own writes', async () => {
+    await whileLagging(async () => {
+      const made = await send('/api/v1/funds', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Lagging Fund', currency: 'EUR' }),
+      });
+      expect(made.status).toBe(201);
+      const { id } = (await made.json()) as { id: number };
+      const after = { 'read-after': made.headers.get('read-after') as string };
+      const fundsCounted = async (headers: Record<string, string>) =>
+        ((await (await send('/api/v1/configs/summaries', { headers })).json()) as SummariesAnswer).counts.funds?.total;
+      expect(await fundsCounted(after)).toBe(((await fundsCounted({})) as number) + 1);
+      const activity = async (headers: Record<string, string>) =>
+        JSON.stringify(await (await send('/api/v1/activity?limit=5', { headers })).json());
+      expect(await activity({})).not.toContain('Lagging Fund');
+      expect(await activity(after)).toContain('Lagging Fund');
+      expect((await send(`/api/v1/funds/${id}/metrics`)).status).toBe(404);
+      expect((await send(`/api/v1/funds/${id}/metrics`, { headers: after })).status).toBe(200);
+      const compared = async (headers: Record<string, string>) =>
+        JSON.stringify(await (await send('/api/v1/funds/comparison', { headers })).json());
+      expect(await compared({})).not.toContain('Lagging Fund');
+      expect(await compared(after)).toContain('Lagging Fund');
+    });
   });
 
   it("reads a column the replica has not replayed yet (an upgrade's migration) on the primary", async () => {

@@ -4,6 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Database } from '../db/client.ts';
 import { dashboardSummaries } from '../domain/summaries.ts';
 import { errorBodySchema } from '../http/errors.ts';
+import { readerFor } from '../http/read-after.ts';
 
 export function registerSummaryRoutes(app: FastifyInstance, database: Database): void {
   app.withTypeProvider<ZodTypeProvider>().get('/api/v1/configs/summaries', {
@@ -13,6 +14,6 @@ export function registerSummaryRoutes(app: FastifyInstance, database: Database):
       description: 'Each part is present only when the signed-in user may read that record type.',
       response: { 200: dashboardSummariesSchema, 401: errorBodySchema },
     },
-    handler: async (request) => dashboardSummaries(database, request.actor),
+    handler: async (request) => dashboardSummaries(database, request.actor, await readerFor(database, request)),
   });
 }
