@@ -226,7 +226,8 @@ describe('record pages: show, edit, create modal, links, notes, files', () => {
     await noSeriousViolations(page);
     await conflict.getByRole('button', { name: 'Overwrite with mine' }).click();
     await page.waitForURL(`**/deals/${id}/show`);
-    await page.getByText('My referral').waitFor();
+    // The saved value in the record's details (its history, once read again, names it too).
+    await page.getByRole('region', { name: 'Details' }).getByText('My referral').waitFor();
     await page.context().close();
   });
 
