@@ -311,12 +311,33 @@ interface PreparedBatch {
   inserts: BuiltInserts;
 }
 
-/** Whether a row creates a record when its batch is written: no problems, and neither skipped, unchanged nor an update of a match. */
-const createsRecord = (row: PreparedRow): boolean =>
-  !hasProblems(row) && row.action !== 'skip' && row.action !== 'unchanged' && !(row.action === 'update' && row.match);
-
 const sameRows = (a: readonly PreparedRow[], b: readonly PreparedRow[]): boolean =>
   a.length === b.length && a.every((row, i) => row === b[i]);
+
+/**
+ * A batch's rows by what writing them does (records to create, stored
+ * records to update, rows set aside), and the counts known before anything
+ * is written: created and updated are counted as they are written.
+ */
+function sortRows(run: Run, rows: readonly PreparedRow[]) {
+  const counts: BatchCounts = { created: 0, updated: 0, unchanged: 0, skipped: 0, failed: 0, inFile: 0, stored: 0 };
+  const creates: PreparedRow[] = [];
+  const updates: { row: PreparedRow; match: NonNullable<PreparedRow['match']> }[] = [];
+  const bad: PreparedRow[] = [];
+  for (const row of rows) {
+    if (row.match) counts.stored += 1;
+    if (hasProblems(row)) {
+      if (run.settings.duplicates && Object.keys(row.problems).includes(run.settings.duplicates.key))
+        counts.inFile += 1;
+      bad.push(row);
+    } else if (row.action === 'skip') counts.skipped += 1;
+    else if (row.action === 'unchanged') counts.unchanged += 1;
+    else if (row.action === 'update' && row.match) updates.push({ row, match: row.match });
+    else creates.push(row);
+  }
+  counts.failed = bad.length;
+  return { creates, updates, bad, counts };
+}
 
 const errorText = (problems: Record<string, string>) =>
   Object.entries(problems)
@@ -702,7 +723,7 @@ export class ImportRunner {
       async (batch): Promise<PreparedBatch> => {
         const rows = await prepareRows(this.database, plan, batch, seen);
         // The batch's inserts too, built while the batch before is written (used when the batch is written whole).
-        const creates = rows.filter(createsRecord);
+        const { creates } = sortRows(run, rows);
         const values = creates.map((row) => row.values);
         return { rows, inserts: { rows: creates, parts: createRecordsParts(plan.entity, values, plan.actor) } };
       },
@@ -837,27 +858,14 @@ export class ImportRunner {
   ): Promise<void> {
     const { id, plan } = run;
     const { entity, actor } = plan;
+    const { creates, updates, bad, counts } = sortRows(run, rows);
     /** The records it updated, for the ledger. */
     const written: { record: number; row: number; previous: unknown; version: number }[] = [];
-    const counts = { created: 0, updated: 0, unchanged: 0, skipped: 0, failed: 0, inFile: 0, stored: 0 };
-    const bad: PreparedRow[] = [];
-    const creates: PreparedRow[] = [];
-    for (const row of rows) {
-      if (row.match) counts.stored += 1;
-      if (hasProblems(row)) {
-        if (run.settings.duplicates && Object.keys(row.problems).includes(run.settings.duplicates.key))
-          counts.inFile += 1;
-        bad.push(row);
-        continue;
-      }
-      if (row.action === 'skip') counts.skipped += 1;
-      else if (row.action === 'unchanged') counts.unchanged += 1;
-      else if (row.action === 'update' && row.match) {
-        const json = await updateRecord(this.database, entity, row.match.id, row.match.version, row.values, actor, tx);
-        const version = Number((JSON.parse(json) as { version: number }).version);
-        written.push({ record: row.match.id, row: row.row, previous: row.previous ?? {}, version });
-        counts.updated += 1;
-      } else creates.push(row);
+    for (const { row, match } of updates) {
+      const json = await updateRecord(this.database, entity, match.id, match.version, row.values, actor, tx);
+      const version = Number((JSON.parse(json) as { version: number }).version);
+      written.push({ record: match.id, row: row.row, previous: row.previous ?? {}, version });
+      counts.updated += 1;
     }
     // New records in multi-row inserts, their ids and versions in the rows' order.
     // The statements built ahead when they are for these very rows (a resumed job's first batch may be fewer).
@@ -871,7 +879,6 @@ export class ImportRunner {
       built,
     );
     counts.created = created.length;
-    counts.failed = bad.length;
     for (const row of bad) noteProblems(run, row);
     if (created.length > 0) {
       // The batch's new records in one row of the ledger, in the file's order (each at version 1).
@@ -924,24 +931,17 @@ export class ImportRunner {
     inserts: BuiltInserts,
   ): Promise<boolean> {
     const { id, plan } = run;
-    const creates = rows.filter(createsRecord);
-    const alone =
-      !plan.entity.attachedTo &&
-      inserts.parts.length === 1 &&
-      sameRows(inserts.rows, creates) &&
-      rows.every((row) => createsRecord(row) || (!hasProblems(row) && row.action !== 'update'));
+    const { creates, updates, bad, counts } = sortRows(run, rows);
     const part = inserts.parts[0];
     const first = creates[0];
+    const alone =
+      !plan.entity.attachedTo &&
+      updates.length === 0 &&
+      bad.length === 0 &&
+      inserts.parts.length === 1 &&
+      sameRows(inserts.rows, creates);
     if (!alone || !part || !first) return false;
-    const counts = {
-      created: creates.length,
-      updated: 0,
-      unchanged: rows.filter((row) => row.action === 'unchanged').length,
-      skipped: rows.filter((row) => row.action === 'skip').length,
-      failed: 0,
-      inFile: 0,
-      stored: rows.filter((row) => row.match).length,
-    };
+    counts.created = creates.length;
     const [written] = await this.database.rows<{ created: number; cancel: boolean }>(
       sql`with ${part.ctes},
         ledger as (insert into import_created (import_id, first_row, record_ids)
