@@ -29,7 +29,9 @@ import { parseArgs } from 'node:util';
 import type { ImportJob, ImportPreview } from '@data-platform/shared/imports';
 import ExcelJS from 'exceljs';
 import pg from 'pg';
+import { openDatabase } from '../src/db/client.ts';
 import { memoryOf } from './cpu.ts';
+import { ensureBenchAccount } from './prepare.ts';
 import { startBenchServer } from './server-process.ts';
 
 const { values } = parseArgs({
@@ -170,7 +172,30 @@ async function copyFirstSeconds(key: string): Promise<number | null> {
   return seconds;
 }
 
+/** Whether the database has a users table with someone in it. */
+async function hasUsers(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const table = await client.query<{ found: boolean }>(`select to_regclass('users') is not null as found`);
+    if (!table.rows[0]?.found) return false;
+    return (await client.query('select 1 from users limit 1')).rowCount === 1;
+  } finally {
+    await client.end();
+  }
+}
+
 const dataDir = await mkdtemp(path.join(tmpdir(), 'bench-import-jobs-'));
+// Into a PostgreSQL database that already has users (the 1,000,000 companies of `npm run bench`, copied), the
+// server's first start makes no administrator: the bench makes its own, as `npm run bench` does.
+if (process.env.DATABASE_URL && (await hasUsers(process.env.DATABASE_URL))) {
+  const database = await openDatabase({ url: process.env.DATABASE_URL, poolSize: 1 });
+  try {
+    await ensureBenchAccount(database, dataDir, { email, password });
+  } finally {
+    await database.close();
+  }
+}
 const server = await startBenchServer({
   root,
   dataDir,

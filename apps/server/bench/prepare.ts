@@ -71,13 +71,17 @@ export const benchAccount = { email: 'bench@bench.example', password: 'bench pas
  * administrator (created or given back its password), so that the bench can
  * sign in whatever else the database holds.
  */
-export async function ensureBenchAccount(database: Database, dataDir: string): Promise<void> {
-  await bootstrapAccounts(database, configFromEnv({ DATA_DIR: dataDir, ADMIN_PASSWORD: benchAccount.password }));
-  const passwordHash = await hashPassword(benchAccount.password);
+export async function ensureBenchAccount(
+  database: Database,
+  dataDir: string,
+  account: { email: string; password: string } = benchAccount,
+): Promise<void> {
+  await bootstrapAccounts(database, configFromEnv({ DATA_DIR: dataDir, ADMIN_PASSWORD: account.password }));
+  const passwordHash = await hashPassword(account.password);
   await database.db.transaction(async (tx) => {
     const [user] = await database.rows<{ id: number }>(
       sql`insert into users (email, first_name, last_name, status, role_id)
-        select ${benchAccount.email}, 'Bench', 'Runner', 'active', id from roles where name = ${ADMINISTRATOR}
+        select ${account.email}, 'Bench', 'Runner', 'active', id from roles where name = ${ADMINISTRATOR}
         on conflict (email) do update set status = 'active', role_id = excluded.role_id
         returning id::int as id`,
       tx,

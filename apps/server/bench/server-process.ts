@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { createWriteStream, existsSync } from 'node:fs';
 import path from 'node:path';
 
 /** A server started by `startBenchServer`. */
@@ -68,6 +68,12 @@ export async function startBenchServer(options: BenchServerOptions): Promise<Ben
       const match = /is ready on (http:\/\/\S+?)["\s]/.exec(output);
       if (match?.[1]) resolve(match[1]);
     };
+    // BENCH_SERVER_OUT=<file> keeps what the server writes (its log; what BENCH_SERVER_ARGS="--trace-gc" prints).
+    if (process.env.BENCH_SERVER_OUT) {
+      const out = createWriteStream(process.env.BENCH_SERVER_OUT);
+      child.stdout.pipe(out);
+      child.stderr.pipe(out);
+    }
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
     child.once('exit', () => reject(new Error(`The server exited:\n${output.slice(-3000)}`)));
