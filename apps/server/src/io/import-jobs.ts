@@ -65,17 +65,50 @@ import { type TableRow, UnreadableTable, yieldToOthers } from './table.ts';
  * wait for it at all, and larger batches spread each one's fixed costs (its
  * statements, commit and bookkeeping) over more rows: 100,000 companies in
  * 10.8 s instead of 12.5 s. A batch grows at most `MAX_GROWTH` times the
- * one before: the next batch is read and checked while this one is written
- * (`readAhead`), so a batch much larger than the one being written would
- * leave the database waiting for Node to check it.
+ * one before.
+ *
+ * Where the database is another process (`overlaps`), the next batch is
+ * read and checked while this one is written (`readAhead`), and is sized
+ * as it starts: as many rows as Node checks in the time the database takes
+ * to write this batch, each at its last measured rate (`READY_SHARE` of
+ * it), so that the database does not wait for Node. Growing 4 times a batch
+ * regardless, a batch being checked (cold code: 40-90 µs a row) outlasted
+ * the smaller one being written (40-50 µs a row) and the database waited
+ * 95 ms of a 10,000-row job's 600.
  */
 export const BATCH_ROWS = 100;
-const BATCH_SIZING: Record<DatabaseKind, { targetMs: number; maxRows: number }> = {
-  pglite: { targetMs: 100, maxRows: 2_000 },
-  postgres: { targetMs: 400, maxRows: 5_000 },
+const BATCH_SIZING: Record<DatabaseKind, BatchSizing> = {
+  pglite: { targetMs: 100, maxRows: 2_000, overlaps: false },
+  postgres: { targetMs: 400, maxRows: 5_000, overlaps: true },
 };
+interface BatchSizing {
+  targetMs: number;
+  maxRows: number;
+  /** Whether the database writes while Node checks the next batch (another process). */
+  overlaps: boolean;
+}
+/** The share of the database's time for a batch that checking the next one should take: a margin for the rates' noise. */
+const READY_SHARE = 0.9;
 const MIN_BATCH_ROWS = 25;
 const MAX_GROWTH = 4;
+
+/** Rows of the batch after one of `rows` rows written in `took` ms: about `targetMs` of the database's time. */
+function writtenBatchRows(rows: number, took: number, { targetMs, maxRows }: BatchSizing): number {
+  const sized = Math.max(MIN_BATCH_ROWS, (rows * targetMs) / Math.max(1, took));
+  return Math.round(Math.min(maxRows, rows * MAX_GROWTH, sized));
+}
+
+/**
+ * Rows of the batch read and checked while a batch of `rows` rows is written
+ * (`overlaps`): as many as Node checks, at `checkMsPerRow`, in `READY_SHARE`
+ * of the time the database writes those at `writeMsPerRow`; within the
+ * bounds of `writtenBatchRows`.
+ */
+function overlappedBatchRows(rows: number, checkMsPerRow: number, writeMsPerRow: number, sizing: BatchSizing): number {
+  const ready = (rows * writeMsPerRow * READY_SHARE) / Math.max(checkMsPerRow, 1e-3);
+  const target = sizing.targetMs / Math.max(writeMsPerRow, 1e-3);
+  return Math.round(Math.max(MIN_BATCH_ROWS, Math.min(sizing.maxRows, rows * MAX_GROWTH, target, ready)));
+}
 /** Problems a job lists; `problemCount` counts them all. */
 const MAX_LISTED_PROBLEMS = 200;
 /** Records of the ledger an undo takes back per round: the untouched ones it created in one transaction. */
@@ -132,6 +165,13 @@ interface JobRow {
 
 const iso = (value: string | Date | null) => (value === null ? null : new Date(value).toISOString());
 
+/** A batch as `readAhead` answers it: its rows, what `prepare` made of them, and Node's time for both (ms). */
+interface ReadBatch<T> {
+  batch: TableRow[];
+  prepared: T;
+  ms: number;
+}
+
 /**
  * The batches of `batches`, each with what `prepare` makes of it, the next
  * one read and prepared while the caller writes the one it has: the file's
@@ -140,15 +180,23 @@ const iso = (value: string | Date | null) => (value === null ? null : new Date(v
  * in order (a row's repeats in the file are found against the rows before it).
  * Without `ahead` each is read when asked for: a batch whose references may
  * name records the batch before creates (a reference to its own kind of
- * record) is prepared after that one is written. `close` ends the reading
- * (its file) and waits for a batch still being prepared, whose failure is
- * then of no one's concern.
+ * record) is prepared after that one is written. `sizeNext` is told of each
+ * batch as it is answered, just before the next one starts being read (to
+ * size it). `close` ends the reading (its file) and waits for a batch still
+ * being prepared, whose failure is then of no one's concern.
  */
-function readAhead<T>(batches: AsyncGenerator<TableRow[]>, prepare: (batch: TableRow[]) => Promise<T>, ahead: boolean) {
-  const read = async (): Promise<{ batch: TableRow[]; prepared: T } | undefined> => {
+function readAhead<T>(
+  batches: AsyncGenerator<TableRow[]>,
+  prepare: (batch: TableRow[]) => Promise<T>,
+  ahead: boolean,
+  sizeNext: (current: ReadBatch<T>) => void = () => {},
+) {
+  const read = async (): Promise<ReadBatch<T> | undefined> => {
+    const started = performance.now();
     const next = await batches.next();
     if (next.done) return undefined;
-    return { batch: next.value, prepared: await prepare(next.value) };
+    const prepared = await prepare(next.value);
+    return { batch: next.value, prepared, ms: performance.now() - started };
   };
   const start = () => {
     const started = read();
@@ -160,6 +208,7 @@ function readAhead<T>(batches: AsyncGenerator<TableRow[]>, prepare: (batch: Tabl
   return {
     async next(): ReturnType<typeof read> {
       const current = await (pending ?? read());
+      if (ahead && current !== undefined) sizeNext(current);
       pending = ahead && current !== undefined ? start() : undefined;
       return current;
     },
@@ -716,8 +765,12 @@ export class ImportRunner {
     run.batchRows = BATCH_ROWS;
     const seen = new KeysSeen();
     const after = (await readJob(this.database, id))?.last_row ?? 0;
-    const { targetMs, maxRows } = BATCH_SIZING[this.database.kind];
+    const sizing = BATCH_SIZING[this.database.kind];
     const selfReference = plan.columns.some(({ target }) => target.field.to === plan.entity.name);
+    // The database's time a row of the last batch written took (ms), for sizing the batches read meanwhile.
+    let writeMsPerRow: number | undefined;
+    // All or nothing: the bad rows met so far; once there is one, nothing more is written.
+    let failed = 0;
     const ahead = readAhead(
       this.batches(run),
       async (batch): Promise<PreparedBatch> => {
@@ -728,9 +781,12 @@ export class ImportRunner {
         return { rows, inserts: { rows: creates, parts: createRecordsParts(plan.entity, values, plan.actor) } };
       },
       !selfReference,
+      ({ batch, ms }) => {
+        // Sized as it starts to be read, while this one is written (once a write was timed, and while writing).
+        if (!sizing.overlaps || writeMsPerRow === undefined || failed > 0) return;
+        run.batchRows = overlappedBatchRows(batch.length, ms / batch.length, writeMsPerRow, sizing);
+      },
     );
-    // All or nothing: the bad rows met so far; once there is one, nothing more is written.
-    let failed = 0;
     // Rows read so far: the count of rows checked once the job only checks.
     let read = 0;
     try {
@@ -752,15 +808,16 @@ export class ImportRunner {
         const fresh = prepared.filter((row) => row.row > after);
         if (settings.mode === 'allOrNothing' && (failed > 0 || fresh.some(hasProblems))) {
           failed += await this.checkOnly(run, fresh, read, failed === 0);
-          run.batchRows = maxRows;
+          run.batchRows = sizing.maxRows;
           continue;
         }
         const began = performance.now();
         const outcome = await this.writeBatch(run, fresh, last, inserts);
         if (outcome === 'failed') return;
-        const took = Math.max(1, performance.now() - began);
-        const sized = Math.max(MIN_BATCH_ROWS, (batch.length * targetMs) / took);
-        run.batchRows = Math.round(Math.min(maxRows, batch.length * MAX_GROWTH, sized));
+        const took = performance.now() - began;
+        writeMsPerRow = took / Math.max(1, fresh.length);
+        // Without overlap, the next batch is read now: sized by this write alone.
+        if (!sizing.overlaps || selfReference) run.batchRows = writtenBatchRows(batch.length, took, sizing);
         if (this.database.kind === 'pglite') await pause();
       }
     } catch (error) {
