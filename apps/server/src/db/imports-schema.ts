@@ -28,6 +28,12 @@ export const imports = pgTable(
     settings: jsonb('settings'),
     /** Headings by column, once started: the mapping remembered for the user's next import of the entity. */
     headings: jsonb('headings'),
+    /**
+     * What a preview that read every row found of the columns' dates and
+     * numbers, and the rows (`FileScan`): the job decides from it instead of
+     * reading the file a first time.
+     */
+    scan: jsonb('scan'),
     rowsTotal: integer('rows_total'),
     rowsChecked: count('rows_checked'),
     rowsDone: count('rows_done'),

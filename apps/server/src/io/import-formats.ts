@@ -5,9 +5,11 @@ import {
   type DecimalMark,
   dateOrderOfLanguage,
   decimalMarkOfLanguage,
+  evidenceCountsSchema,
   FormatEvidence,
 } from '@data-platform/shared/fields/cell-formats';
 import { fieldTypeModule } from '@data-platform/shared/fields/field-types';
+import { z } from 'zod';
 import type { ImportTarget } from './import-mapping.ts';
 import type { RowPlan } from './import-rows.ts';
 import type { TableRow } from './table.ts';
@@ -17,7 +19,9 @@ import type { TableRow } from './table.ts';
  * once from all of its rows (packages/shared/src/fields/cell-formats.ts), so
  * that every cell of a column is read the same way: the preview decides it
  * over the rows it scans, a job over the whole file before its first batch.
- * The file is the same upload both times, so both decide alike.
+ * The file is the same upload both times, so both decide alike; where the
+ * preview's scan was the whole file (`FileScan`), the job decides from what
+ * it found instead of reading the file a first time.
  */
 
 /** What a target's cells hold that a column decides: its field type's `importReads`, for its main part only. */
@@ -62,20 +66,60 @@ function firstLanguage(acceptLanguage: string | undefined): string | undefined {
   return first?.tag;
 }
 
+/**
+ * What a preview that read every row of an upload found of its columns'
+ * dates and numbers, kept with the upload (`imports.scan`): the sheet and
+ * heading row it was read with (as the caller gave them, null when not),
+ * its rows, and by column index what its values said when read as each kind.
+ * A job started with the same sheet and heading row decides its columns'
+ * formats from it, for the columns it covers, without a pass over the file.
+ */
+export const fileScanSchema = z.strictObject({
+  sheet: z.string().nullable(),
+  headerRow: z.number().int().nullable(),
+  rows: z.number().int().min(0),
+  columns: z.record(z.string(), z.partialRecord(z.enum(['date', 'number']), evidenceCountsSchema)),
+});
+export type FileScan = z.infer<typeof fileScanSchema>;
+
+/** A file's sheet and heading row as a preview or a job was asked to read it (`FileScan`'s key). */
+export interface ScanKey {
+  sheet?: string | undefined;
+  headerRow?: number | undefined;
+}
+
+/** Whether `scan` was taken with the sheet and heading row of `key`. */
+export const scanFits = (scan: FileScan, key: ScanKey): boolean =>
+  scan.sheet === (key.sheet ?? null) && scan.headerRow === (key.headerRow ?? null);
+
 /** What a file's rows say of how each column of dates or numbers writes them, gathered a row at a time. */
 export class ColumnFormatScan {
   private readonly evidence = new Map<number, { evidence: FormatEvidence; own: Partial<Readings> }>();
 
-  /** `own`: a column's own readings, which take the place of the import's for it. */
-  constructor(columns: readonly { index: number; target: ImportTarget; own?: Partial<Readings> }[]) {
+  /**
+   * `own`: a column's own readings, which take the place of the import's for
+   * it. `found`: what a scan of the whole file found (`FileScan.columns`),
+   * taken as each column's evidence so far.
+   */
+  constructor(
+    columns: readonly { index: number; target: ImportTarget; own?: Partial<Readings> }[],
+    found?: FileScan['columns'],
+  ) {
     for (const { index, target, own = {} } of columns) {
       const reads = readsOf(target);
-      if (reads) this.evidence.set(index, { evidence: new FormatEvidence(reads), own });
+      if (reads) this.evidence.set(index, { evidence: new FormatEvidence(reads, found?.[index]?.[reads]), own });
     }
   }
 
   note(row: TableRow): void {
     for (const [index, { evidence }] of this.evidence) evidence.note(row.cells[index]);
+  }
+
+  /** What the rows noted said, by column index and kind (`FileScan.columns`). */
+  found(): FileScan['columns'] {
+    return Object.fromEntries(
+      [...this.evidence].map(([index, { evidence }]) => [String(index), { [evidence.reads]: evidence.counts() }]),
+    );
   }
 
   /**
@@ -111,11 +155,30 @@ function decided(plan: RowPlan, scan: ColumnFormatScan): RowPlan {
   };
 }
 
-/** The plan with its formats decided over these rows (the preview's scan). */
-export function formatsOver(plan: RowPlan, rows: Iterable<TableRow>): RowPlan {
+/** The plan with its formats decided over these rows (the preview's scan), and what the rows said. */
+export function formatsOver(plan: RowPlan, rows: Iterable<TableRow>): { plan: RowPlan; found: FileScan['columns'] } {
   const scan = new ColumnFormatScan(plan.columns);
   for (const row of rows) scan.note(row);
-  return decided(plan, scan);
+  return { plan: decided(plan, scan), found: scan.found() };
+}
+
+/**
+ * The plan with its formats decided from a preview's scan of the whole file,
+ * with the file's rows; undefined when the scan was taken with another sheet
+ * or heading row, or does not cover each column of dates or numbers.
+ */
+export function formatsFromScan(
+  plan: RowPlan,
+  scan: FileScan,
+  key: ScanKey,
+): { plan: RowPlan; rowCount: number } | undefined {
+  if (!scanFits(scan, key)) return undefined;
+  const covered = plan.columns.every(({ index, target }) => {
+    const reads = readsOf(target);
+    return !reads || scan.columns[index]?.[reads] !== undefined;
+  });
+  if (!covered) return undefined;
+  return { plan: decided(plan, new ColumnFormatScan(plan.columns, scan.columns)), rowCount: scan.rows };
 }
 
 /**

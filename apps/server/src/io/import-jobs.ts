@@ -26,7 +26,7 @@ import { pgArrayLiteral } from '../crud/sql-fragments.ts';
 import type { Database, DatabaseKind, Executor } from '../db/client.ts';
 import { mapDatabaseError } from '../db/errors.ts';
 import { DomainError } from '../domain/errors.ts';
-import { suggestedReadings, withFormats } from './import-formats.ts';
+import { fileScanSchema, formatsFromScan, suggestedReadings, withFormats } from './import-formats.ts';
 import { KeysSeen, type PreparedRow, planRows, prepareRows, type RowPlan } from './import-rows.ts';
 import { inspectSource, rowsUnderHeading, sourceRows, uploadPath } from './import-source.ts';
 import { type TableRow, UnreadableTable, yieldToOthers } from './table.ts';
@@ -161,6 +161,8 @@ interface JobRow {
   finished_at: string | Date | null;
   seconds_writing: number | null;
   seconds_checking: number | null;
+  /** What a preview that read the whole file found (`FileScan`), null when none did. */
+  scan: unknown;
 }
 
 const iso = (value: string | Date | null) => (value === null ? null : new Date(value).toISOString());
@@ -668,10 +670,17 @@ export class ImportRunner {
     if (batch.length > 0) yield batch;
   }
 
-  /** Decides how each column writes its dates and numbers, once per run, over the whole file; answers its rows. */
+  /**
+   * Decides how each column writes its dates and numbers, once per run, over
+   * the whole file (from what a preview found reading all of it, when one
+   * did with the job's sheet and heading row); answers its rows.
+   */
   private async decideFormats(run: Run): Promise<number> {
     if (run.rowCount === undefined) {
-      const decided = await withFormats(run.plan, await this.rows(run));
+      const scan = fileScanSchema.safeParse(run.row.scan);
+      const decided =
+        (scan.success ? formatsFromScan(run.plan, scan.data, run.settings) : undefined) ??
+        (await withFormats(run.plan, await this.rows(run)));
       run.plan = decided.plan;
       run.rowCount = decided.rowCount;
     }

@@ -13,7 +13,15 @@ import { readableScope } from '../access/reading.ts';
 import type { Actor } from '../auth/actor.ts';
 import { valueExpr } from '../crud/sql-fragments.ts';
 import type { Database } from '../db/client.ts';
-import { formatsOver, needsDateOrder, needsDecimalMark, type Readings } from './import-formats.ts';
+import {
+  type FileScan,
+  formatsOver,
+  needsDateOrder,
+  needsDecimalMark,
+  type Readings,
+  type ScanKey,
+  scanFits,
+} from './import-formats.ts';
 import {
   type ImportTarget,
   importableFields,
@@ -37,6 +45,32 @@ export interface PreviewedUpload {
   fileName: string;
   path: string;
   source: SourceFile;
+  /** What an earlier preview that read the whole file found (`keepScan`), null when none did. */
+  scan: FileScan | null;
+}
+
+/**
+ * Keeps with the upload what a preview that read every row found of its
+ * columns' dates and numbers (`FileScan`), with what an earlier preview with
+ * the same sheet and heading row found of other columns: a job started with
+ * them decides its formats from it (`formatsFromScan`) rather than reading
+ * the file a first time. Only while nothing was started from the upload.
+ */
+async function keepScan(
+  database: Database,
+  upload: PreviewedUpload,
+  key: ScanKey,
+  rows: number,
+  found: FileScan['columns'],
+): Promise<void> {
+  const earlier = upload.scan && scanFits(upload.scan, key) ? upload.scan.columns : {};
+  const columns: FileScan['columns'] = { ...earlier };
+  for (const [index, kinds] of Object.entries(found)) columns[index] = { ...earlier[index], ...kinds };
+  const scan: FileScan = { sheet: key.sheet ?? null, headerRow: key.headerRow ?? null, rows, columns };
+  await database.rows(
+    sql`update imports set scan = ${JSON.stringify(scan)}::jsonb where id = ${upload.id} and status = 'uploaded'`,
+  );
+  upload.scan = scan;
 }
 
 /**
@@ -105,7 +139,8 @@ async function storedOptions(
  * under the readers' limits), the distinct values of each picklist column
  * with the option suggested for each (for tags, among the tags stored), and
  * the first rows as they would be stored (fixed values included) with every
- * problem per row and field.
+ * problem per row and field. No record is written; what a scan of the whole
+ * file found is kept with the upload (`keepScan`).
  * `readings` are the caller's, or the ones their language suggests.
  */
 export async function previewImport(
@@ -144,9 +179,12 @@ export async function previewImport(
   );
   // A file none of whose headings suggests a field previews its headings for the caller to map.
   const nothingMapped = !settings.mapping && mapping.every((target) => target === null);
-  const plan = nothingMapped
+  const formatted = nothingMapped
     ? undefined
     : formatsOver(planRows(entity, actor, { ...settings, mapping }, readings), scanned);
+  // Every row was read: the job need not read them again to decide the same formats.
+  if (formatted && !more) await keepScan(database, upload, settings, scanned.length, formatted.found);
+  const plan = formatted?.plan;
   const prepared = plan ? await prepareRows(database, plan, sample, new KeysSeen()) : [];
   const picklists: ImportPreview['picklists'] = [];
   for (const { index, target } of plan?.columns ?? []) {

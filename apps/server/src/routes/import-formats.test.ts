@@ -1,6 +1,8 @@
 import type { ImportPreview } from '@data-platform/shared/imports';
+import { sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PREVIEW_SCAN_ROWS } from '../io/import-preview.ts';
 import { adminClient, type Factories, factories, unique } from '../testing/factories.ts';
 import { startImport, waitForImport } from '../testing/import-jobs.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
@@ -584,4 +586,89 @@ describe('the one-request import', () => {
       { date: '2005-02-01', level: 3338.41 },
     ]);
   });
+});
+
+describe('a preview that read the whole file', () => {
+  /** A Level column whose marks could be either (`1.234`): its format is the choice, a point in English. */
+  const levelsCsv = (levels: string[]) =>
+    ['Date;Level', ...levels.map((level, i) => `2006-01-${String(i + 1).padStart(2, '0')};"${level}"`)].join('\n');
+  const none = { dayFirst: 0, monthFirst: 0, eitherWay: 0, point: 0, comma: 0, eitherMark: 0 };
+
+  /** Starts the import of an upload of levels into `index` in English, with `settings`, and waits for it. */
+  async function importedInEnglish(uploadId: number, index: { name: string }, settings: Record<string, unknown> = {}) {
+    const answer = await server.fetch('/api/v1/imports', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'accept-language': 'en' },
+      body: JSON.stringify({
+        entity: 'indexLevels',
+        uploadId,
+        mapping: [{ field: 'date' }, { field: 'level' }],
+        fixed: { indexId: index.name },
+        ...settings,
+      }),
+    });
+    expect(answer.status).toBe(202);
+    return waitForImport(server, ((await answer.json()) as { id: number }).id);
+  }
+
+  const scanOf = async (uploadId: number) =>
+    (await server.database.rows<{ scan: unknown }>(sql`select scan from imports where id = ${uploadId}`))[0]?.scan;
+
+  /** Makes the kept scan say that the Level column's numbers write a decimal comma, as no value of the file does. */
+  const keptScanSaysComma = (uploadId: number) =>
+    server.database.rows(
+      sql`update imports set scan = jsonb_set(scan, '{columns,1,number}', ${JSON.stringify({ ...none, comma: 1 })}::jsonb)
+        where id = ${uploadId}`,
+    );
+
+  it('keeps what it found of each column with the upload; the job decides from it, not reading the file first', async () => {
+    const index = await newIndex();
+    const uploaded = await upload('indexLevels', 'levels.csv', levelsCsv(['1.234', '12']), 'en');
+    expect(uploaded.status).toBe(201);
+    const { uploadId } = uploaded.body;
+    expect(await scanOf(uploadId)).toEqual({
+      sheet: null,
+      headerRow: null,
+      rows: 2,
+      columns: { 0: { date: none }, 1: { number: { ...none, eitherMark: 1 } } },
+    });
+    // What reading the file decides: a point, the English choice.
+    const previewed = await preview({
+      entity: 'indexLevels',
+      uploadId,
+      mapping: [{ field: 'date' }, { field: 'level' }],
+      fixed: { indexId: index.name },
+    });
+    expect(previewed.body.rows.map((row) => row.values.level)).toEqual([1.234, 12]);
+    // The job follows the kept scan: told a comma, it reads 1.234 as a thousand and more.
+    await keptScanSaysComma(uploadId);
+    expect(await importedInEnglish(uploadId, index)).toMatchObject({ status: 'succeeded', created: 2, rowsTotal: 2 });
+    expect((await levelsOf(index.id)).map((level) => level.level)).toEqual([1234, 12]);
+  });
+
+  it('is not what a job started with another heading row decides from: the job reads the file', async () => {
+    const index = await newIndex();
+    const { uploadId } = (await upload('indexLevels', 'levels.csv', levelsCsv(['1.234', '12']), 'en')).body;
+    await keptScanSaysComma(uploadId);
+    expect(await importedInEnglish(uploadId, index, { headerRow: 1 })).toMatchObject({ status: 'succeeded' });
+    expect((await levelsOf(index.id)).map((level) => level.level)).toEqual([1.234, 12]);
+  });
+
+  it(`is not kept for a file longer than the ${PREVIEW_SCAN_ROWS} rows a preview reads: the job decides over every row`, async () => {
+    const index = await newIndex();
+    const first = Date.UTC(1950, 0, 1);
+    const day = (i: number) => new Date(first + i * 86_400_000).toISOString().slice(0, 10);
+    // Every level could be read either way but the last, past what the preview reads, which writes a comma.
+    const lines = ['Date;Level'];
+    for (let i = 0; i < PREVIEW_SCAN_ROWS; i++) lines.push(`${day(i)};"1.234"`);
+    lines.push(`${day(PREVIEW_SCAN_ROWS)};"2,5"`);
+    const uploaded = await upload('indexLevels', 'levels.csv', lines.join('\n'), 'en');
+    expect(uploaded.status).toBe(201);
+    expect(await scanOf(uploaded.body.uploadId)).toBeNull();
+    const job = await importedInEnglish(uploaded.body.uploadId, index, { mode: 'allOrNothing' });
+    expect(job).toMatchObject({ status: 'succeeded', created: PREVIEW_SCAN_ROWS + 1 });
+    const last = await server.fetch(`/api/v1/indexLevels?filter[indexId][eq]=${index.id}&sort=-date&pageSize=2`);
+    const levels = ((await last.json()) as { data: { level: number | string }[] }).data.map((row) => Number(row.level));
+    expect(levels).toEqual([2.5, 1234]);
+  }, 120_000);
 });

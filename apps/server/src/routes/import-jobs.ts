@@ -38,9 +38,9 @@ import { conflict, DomainError, forbidden, invalid, notFound, tooLarge, unsuppor
 import { errorBodySchema, validateBody } from '../http/errors.ts';
 import { idParamsSchema } from '../http/record-params.ts';
 import { csvSafe } from '../io/export.ts';
-import { type Readings, suggestedReadings } from '../io/import-formats.ts';
+import { type FileScan, fileScanSchema, type Readings, suggestedReadings } from '../io/import-formats.ts';
 import { forgetUpload, ImportRunner, jobOf, listJobs, readJob } from '../io/import-jobs.ts';
-import { previewImport } from '../io/import-preview.ts';
+import { PREVIEW_SCAN_ROWS, previewImport } from '../io/import-preview.ts';
 import { assertRequiredGiven, type PlanSettings, planRows } from '../io/import-rows.ts';
 import {
   headingText,
@@ -87,13 +87,19 @@ export interface StoredUpload {
   fileName: string;
   path: string;
   source: SourceFile;
+  /** What a preview that read the whole file found of its columns (kept by the preview), null when none did. */
+  scan: FileScan | null;
 }
 
 /** The actor's upload by id (404 for anyone else's), with its file inspected again (sheets, dialect). */
 export async function findUpload(database: Database, config: Config, actor: Actor, id: number): Promise<StoredUpload> {
-  const [row] = await database.rows<{ id: number | string; entity: string; file_name: string; status: string }>(
-    sql`select id, entity, file_name, status from imports where id = ${id} and user_id = ${actor.userId}`,
-  );
+  const [row] = await database.rows<{
+    id: number | string;
+    entity: string;
+    file_name: string;
+    status: string;
+    scan: unknown;
+  }>(sql`select id, entity, file_name, status, scan from imports where id = ${id} and user_id = ${actor.userId}`);
   if (!row) {
     throw notFound(
       `Upload ${id}`,
@@ -107,7 +113,15 @@ export async function findUpload(database: Database, config: Config, actor: Acto
   const source = await inspectSource(file, row.file_name).catch((error: unknown) => {
     throw refusal(error);
   });
-  return { id: Number(row.id), entity: row.entity, fileName: row.file_name, path: file, source };
+  const scan = fileScanSchema.safeParse(row.scan);
+  return {
+    id: Number(row.id),
+    entity: row.entity,
+    fileName: row.file_name,
+    path: file,
+    source,
+    scan: scan.success ? scan.data : null,
+  };
 }
 
 /**
@@ -158,7 +172,7 @@ async function keepUpload(
       await forgetUpload(database, config.dataDir, id);
       throw error;
     });
-    return { id, entity: entity.name, fileName, path: file, source };
+    return { id, entity: entity.name, fileName, path: file, source, scan: null };
   } finally {
     await rm(tmp, { force: true });
   }
@@ -225,8 +239,7 @@ export function registerImportPreviewRoutes(app: FastifyInstance, database: Data
     schema: {
       tags: ['Imports'],
       summary: 'Preview an uploaded file as it would be imported',
-      description:
-        "The sheet (XLSX), heading row, mapping (a target per column, null to skip it; suggested from the headings when absent: the mapping the user confirmed last for the same heading, field labels and names, common synonyms), value mapping of picklist columns, fixed values (`fixed`: one value for every row of a field no column maps to, read as that field's cells are: a reference by name, domain, email, code or id, a picklist option), day/month order of dates that could be either way (`dateOrder`; suggested from Accept-Language when absent), decimal mark of numbers that could be either way (`decimalMark`: 3,421 and 1.234; suggested from Accept-Language when absent), and duplicate rule of an import. Answers the file's sheets and dialect, how each column of dates or numbers is written (decided from all its values: `format`; `dateOrderNeeded` when a column's dates could all be read either way, so that the caller confirms `dateOrder`; `decimalMarkNeeded` likewise for `decimalMark`), the distinct values of each picklist column with the option suggested for each (for a tags column, the tags already stored in the field are its options, and a value none matches is imported as written, a new tag: `newValuesKept`), and the first rows as they would be stored, with every problem per row and field (a fixed value's too) and what each would do. Nothing is written.",
+      description: `The sheet (XLSX), heading row, mapping (a target per column, null to skip it; suggested from the headings when absent: the mapping the user confirmed last for the same heading, field labels and names, common synonyms), value mapping of picklist columns, fixed values (\`fixed\`: one value for every row of a field no column maps to, read as that field's cells are: a reference by name, domain, email, code or id, a picklist option), day/month order of dates that could be either way (\`dateOrder\`; suggested from Accept-Language when absent), decimal mark of numbers that could be either way (\`decimalMark\`: 3,421 and 1.234; suggested from Accept-Language when absent), and duplicate rule of an import. Answers the file's sheets and dialect, how each column of dates or numbers is written (decided from all its values: \`format\`; \`dateOrderNeeded\` when a column's dates could all be read either way, so that the caller confirms \`dateOrder\`; \`decimalMarkNeeded\` likewise for \`decimalMark\`), the distinct values of each picklist column with the option suggested for each (for a tags column, the tags already stored in the field are its options, and a value none matches is imported as written, a new tag: \`newValuesKept\`), and the first rows as they would be stored, with every problem per row and field (a fixed value's too) and what each would do. Nothing is imported. When the preview read every row (files of at most ${PREVIEW_SCAN_ROWS} rows), what it found of the columns' dates and numbers is kept with the upload, and a job started with the same sheet and heading row decides from it rather than reading the file a first time.`,
       body: importSettingsSchema,
       response: { 200: importPreviewSchema, 400: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema },
     },

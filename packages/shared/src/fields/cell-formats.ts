@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { Cell } from './field-type-module.ts';
 
 /**
@@ -420,6 +421,18 @@ export function readNumber(text: string, format?: ColumnFormat | null, signs?: N
   return read.negative && number !== 0 ? -number : number;
 }
 
+const count = z.number().int().min(0);
+/** What the values of a column said, by kind (`FormatEvidence.counts`). */
+export const evidenceCountsSchema = z.strictObject({
+  dayFirst: count,
+  monthFirst: count,
+  eitherWay: count,
+  point: count,
+  comma: count,
+  eitherMark: count,
+});
+export type EvidenceCounts = z.infer<typeof evidenceCountsSchema>;
+
 /**
  * What the values of one column say of how it writes dates or numbers,
  * gathered a value at a time (a column is read as a stream), then decided.
@@ -433,7 +446,19 @@ export class FormatEvidence {
   /** Numbers with one mark that could be either (`3,421`, `1.234`). */
   private eitherMark = 0;
 
-  constructor(readonly reads: CellReading) {}
+  /** `counts`: what `counts()` answered for the same column and reading (kept with an upload's scan). */
+  constructor(
+    readonly reads: CellReading,
+    counts?: EvidenceCounts,
+  ) {
+    if (counts) Object.assign(this, evidenceCountsSchema.parse(counts));
+  }
+
+  /** What the values noted so far said, to decide later without reading them again. */
+  counts(): EvidenceCounts {
+    const { dayFirst, monthFirst, eitherWay, point, comma, eitherMark } = this;
+    return { dayFirst, monthFirst, eitherWay, point, comma, eitherMark };
+  }
 
   /** One cell of the column (numbers and empty cells say nothing). */
   note(cell: Cell | undefined): void {
