@@ -79,7 +79,8 @@ function buildTable(entity: EntityDescription): EntityTable {
         return index(planned.name).using('btree', sql`lower(${col(planned.fields[0])}) text_pattern_ops`);
       }
       const [first, ...rest] = planned.fields.map(col) as [ExtraConfigColumn, ...ExtraConfigColumn[]];
-      return (planned.kind === 'unique' ? uniqueIndex(planned.name) : index(planned.name)).on(first, ...rest);
+      const built = (planned.kind === 'unique' ? uniqueIndex(planned.name) : index(planned.name)).on(first, ...rest);
+      return planned.notNull ? built.where(sql`${col(planned.notNull)} is not null`) : built;
     });
     return [...list, ...(entity.checks ?? []).map((rule) => check(rule.name, sql.raw(rule.sql)))];
   });

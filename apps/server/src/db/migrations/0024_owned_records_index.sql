@@ -1,0 +1,4 @@
+CREATE INDEX "companies_owner_id_owned_idx" ON "companies" USING btree ("owner_id","name","id") WHERE "companies"."owner_id" is not null;--> statement-breakpoint
+CREATE INDEX "contacts_owner_id_owned_idx" ON "contacts" USING btree ("owner_id","full_name","id") WHERE "contacts"."owner_id" is not null;--> statement-breakpoint
+CREATE INDEX "deals_owner_id_owned_idx" ON "deals" USING btree ("owner_id","name","id") WHERE "deals"."owner_id" is not null;--> statement-breakpoint
+CREATE INDEX "investors_owner_id_owned_idx" ON "investors" USING btree ("owner_id","name","id") WHERE "investors"."owner_id" is not null;
