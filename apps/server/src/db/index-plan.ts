@@ -1,7 +1,7 @@
 import { allFields, type EntityDescription, operationsOf } from '@data-platform/shared/entities/entity';
 import { entityList, findEntity } from '@data-platform/shared/entities/registry';
-import { ownedEntities } from '@data-platform/shared/summaries';
 import type { FieldDescription } from '@data-platform/shared/fields/field-types';
+import { ownedEntities } from '@data-platform/shared/summaries';
 import { searchFields, searchParts } from '../crud/sql-fragments.ts';
 import { columnName } from './columns.ts';
 
