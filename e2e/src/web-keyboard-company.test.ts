@@ -123,6 +123,9 @@ describe('a company by keyboard alone', () => {
     expect((await focused(page)).ring).toBe(true);
     await page.keyboard.press('Enter');
     await page.waitForURL(`**/companies/${id}/edit`);
+    // The walk starts once the form is there: the address changes first, and a walk begun before the form
+    // came cycled the show page's controls until its presses ran out (its trail began at "a Edit").
+    await page.getByRole('textbox', { name: 'City' }).waitFor();
     await tabTo(page, (f) => f.label === 'City');
     await page.keyboard.press('ControlOrMeta+A');
     await page.keyboard.type('Beaune');
