@@ -138,6 +138,28 @@ describe.skipIf(!url)('prepared list statements (PostgreSQL)', () => {
     expect(added).toEqual([]);
   });
 
+  it("keeps the plan of one owner's rows in name order, through the owners' index of the rows that have one", async () => {
+    const [user] = await database.rows<{ id: string }>(
+      sql`insert into users (email, first_name, last_name, status) values ('owner@example.com', 'Olive', 'Owner', 'active') returning id`,
+    );
+    const owner = Number(user?.id);
+    // A third of the investors are the owner's, the rest have none: the index leaves those out.
+    await database.rows(sql`update investors set owner_id = case when id % 3 = 0 then ${owner}::bigint end`);
+    await database.rows(sql`analyze investors`);
+    const owned = (
+      await database.rows<{ name: string }>(sql`select name from investors where owner_id = ${owner} order by name, id`)
+    ).map((r) => r.name);
+    expect(owned.length).toBe(ROWS / 3);
+    const before = await prepared();
+    for (let i = 0; i < 4; i++) {
+      expect(await walk(`filter[ownerId]=${owner}&sort=name&pageSize=5&select=name`)).toEqual(owned);
+      expect(await walk(`filter[ownerId]=${owner + 1000}&sort=name&pageSize=5&select=name`)).toEqual([]);
+    }
+    const kept = (await prepared()).filter((s) => !before.some((b) => b.statement === s.statement));
+    expect(kept.length).toBeGreaterThan(0);
+    expect(kept.every((s) => /owner_id/.test(s.statement))).toBe(true);
+  });
+
   it('keeps the plan of a record’s related rows read through an index that leads with its reference', async () => {
     const names = async (iso2: string) =>
       (
