@@ -26,6 +26,7 @@ import { pgArrayLiteral } from '../crud/sql-fragments.ts';
 import type { Database, DatabaseKind, Executor } from '../db/client.ts';
 import { mapDatabaseError } from '../db/errors.ts';
 import { DomainError } from '../domain/errors.ts';
+import { importJobDetails } from './import-audit.ts';
 import { fileScanSchema, formatsFromScan, suggestedReadings, withFormats } from './import-formats.ts';
 import { KeysSeen, type PreparedRow, planRows, prepareRows, type RowPlan } from './import-rows.ts';
 import { inspectSource, rowsUnderHeading, sourceRows, uploadPath } from './import-source.ts';
@@ -850,7 +851,7 @@ export class ImportRunner {
       type: 'recordsImported',
       actorId,
       ip: final.ip ?? '',
-      details: `${plan.entity.name}: ${final.created} created, ${final.updated} updated (import ${id})`,
+      details: importJobDetails(plan.entity.name, final.created, final.updated, id),
     });
   }
 

@@ -13,6 +13,7 @@ import { columnName } from '../db/columns.ts';
 import { mapDatabaseError } from '../db/errors.ts';
 import { conflict, type DomainError, invalid, tooLarge, unsupportedType } from '../domain/errors.ts';
 import { readCsv } from './csv-reader.ts';
+import { importedRecordsDetails } from './import-audit.ts';
 import { ColumnFormatScan, type Readings } from './import-formats.ts';
 import {
   type FoundRecord,
@@ -363,7 +364,12 @@ export async function importTable(
       );
       await recordAudit(
         database,
-        { type: 'recordsImported', actorId: actor.userId, ip, details: `${entity.name}: ${bodies.length} records` },
+        {
+          type: 'recordsImported',
+          actorId: actor.userId,
+          ip,
+          details: importedRecordsDetails(entity.name, bodies.length),
+        },
         tx,
       );
     });

@@ -2,6 +2,7 @@ import type { ActivityItem, ActivityPage } from '@data-platform/shared/activity'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { signInWithPermissions, withToken } from '../testing/accounts.ts';
 import { type ApiClient, adminClient, type Factories, factories } from '../testing/factories.ts';
+import { importAll } from '../testing/import-jobs.ts';
 import { importFile } from '../testing/imports.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
 
@@ -78,6 +79,15 @@ describe('GET /api/v1/activity', () => {
     expect(created).toMatchObject({ recordId: company.id, fields: [], count: null, recordExists: true });
     expect(created?.actor).toEqual({ id: expect.any(Number), fullName: 'Admin' });
     expect(Date.parse(created?.createdAt ?? '')).not.toBeNaN();
+  });
+
+  it('counts what an import job created and updated', async () => {
+    const kept = await make.company({ name: 'Kept By Name', employees: 1 });
+    const csv = ['Name,Employees', `${String(kept.name)},2`, 'Job One,3', 'Job Two,4'].join('\n');
+    const job = await importAll(server, 'companies', 'job.csv', csv, { duplicates: { key: 'name', action: 'update' } });
+    expect(job).toMatchObject({ status: 'succeeded', created: 2, updated: 1 });
+    const [line] = (await activity(admin, { limit: 1 })).data;
+    expect(line).toMatchObject({ action: 'imported', entity: 'companies', count: 3, recordId: null });
   });
 
   it('pages by keyset: every line once, in order, whatever the page size', async () => {

@@ -24,6 +24,7 @@ import { columnName } from '../db/columns.ts';
 import { invalid } from '../domain/errors.ts';
 import { errorBodySchema } from '../http/errors.ts';
 import { readerFor } from '../http/read-after.ts';
+import { importedCount } from '../io/import-audit.ts';
 
 /**
  * Recent activity: the record changes the audit events hold (created,
@@ -219,7 +220,6 @@ export async function recentActivity(
           : changeTypes[row.type];
     const sent = row.type === 'recordUpdated' ? (row.details.split(': ')[1]?.split(', ') ?? []) : [];
     const readable = readableFields.get(row.subject) ?? {};
-    const imported = row.type === 'recordsImported' ? /: (\d+) records?$/.exec(row.details)?.[1] : undefined;
     return {
       id: Number(row.id),
       createdAt: row.created_at,
@@ -230,7 +230,7 @@ export async function recentActivity(
       recordName: record ? recordName(entity, record) : null,
       recordExists: record !== null,
       fields: sent.filter((name) => Object.hasOwn(readable, name)),
-      count: imported === undefined ? null : Number(imported),
+      count: row.type === 'recordsImported' ? importedCount(row.details) : null,
       fileName: action === 'fileUploaded' ? row.file_name : null,
     };
   });
