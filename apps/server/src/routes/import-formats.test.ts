@@ -53,21 +53,33 @@ async function preview(body: Record<string, unknown>, language?: string): Promis
   return { status: answer.status, body: (await answer.json()) as ImportPreview };
 }
 
-/** An index-level upload of date and level columns imported into `indexName` by a French-speaking caller who chose no reading. */
-async function importedInFrench(uploadId: number, indexName: string) {
+/**
+ * An index-level upload of date and level columns imported into `indexName` by a caller speaking `language`
+ * who chose no reading (unless `settings` do), waited for to its end.
+ */
+async function importedLevels(
+  uploadId: number,
+  indexName: string,
+  language: string,
+  settings: Record<string, unknown> = {},
+) {
   const answer = await server.fetch('/api/v1/imports', {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'accept-language': 'fr' },
+    headers: { 'content-type': 'application/json', 'accept-language': language },
     body: JSON.stringify({
       entity: 'indexLevels',
       uploadId,
       mapping: [{ field: 'date' }, { field: 'level' }],
       fixed: { indexId: indexName },
+      ...settings,
     }),
   });
   expect(answer.status).toBe(202);
   return waitForImport(server, ((await answer.json()) as { id: number }).id);
 }
+
+/** The same by a French-speaking caller. */
+const importedInFrench = (uploadId: number, indexName: string) => importedLevels(uploadId, indexName, 'fr');
 
 /** An index to load levels into. */
 const newIndex = async (name = unique('MSCI World (demo)')) => ({
@@ -594,23 +606,6 @@ describe('a preview that read the whole file', () => {
     ['Date;Level', ...levels.map((level, i) => `2006-01-${String(i + 1).padStart(2, '0')};"${level}"`)].join('\n');
   const none = { dayFirst: 0, monthFirst: 0, eitherWay: 0, point: 0, comma: 0, eitherMark: 0 };
 
-  /** Starts the import of an upload of levels into `index` in English, with `settings`, and waits for it. */
-  async function importedInEnglish(uploadId: number, index: { name: string }, settings: Record<string, unknown> = {}) {
-    const answer = await server.fetch('/api/v1/imports', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'accept-language': 'en' },
-      body: JSON.stringify({
-        entity: 'indexLevels',
-        uploadId,
-        mapping: [{ field: 'date' }, { field: 'level' }],
-        fixed: { indexId: index.name },
-        ...settings,
-      }),
-    });
-    expect(answer.status).toBe(202);
-    return waitForImport(server, ((await answer.json()) as { id: number }).id);
-  }
-
   const scanOf = async (uploadId: number) =>
     (await server.database.rows<{ scan: unknown }>(sql`select scan from imports where id = ${uploadId}`))[0]?.scan;
 
@@ -642,7 +637,11 @@ describe('a preview that read the whole file', () => {
     expect(previewed.body.rows.map((row) => row.values.level)).toEqual([1.234, 12]);
     // The job follows the kept scan: told a comma, it reads 1.234 as a thousand and more.
     await keptScanSaysComma(uploadId);
-    expect(await importedInEnglish(uploadId, index)).toMatchObject({ status: 'succeeded', created: 2, rowsTotal: 2 });
+    expect(await importedLevels(uploadId, index.name, 'en')).toMatchObject({
+      status: 'succeeded',
+      created: 2,
+      rowsTotal: 2,
+    });
     expect((await levelsOf(index.id)).map((level) => level.level)).toEqual([1234, 12]);
   });
 
@@ -650,7 +649,7 @@ describe('a preview that read the whole file', () => {
     const index = await newIndex();
     const { uploadId } = (await upload('indexLevels', 'levels.csv', levelsCsv(['1.234', '12']), 'en')).body;
     await keptScanSaysComma(uploadId);
-    expect(await importedInEnglish(uploadId, index, { headerRow: 1 })).toMatchObject({ status: 'succeeded' });
+    expect(await importedLevels(uploadId, index.name, 'en', { headerRow: 1 })).toMatchObject({ status: 'succeeded' });
     expect((await levelsOf(index.id)).map((level) => level.level)).toEqual([1.234, 12]);
   });
 
@@ -665,7 +664,7 @@ describe('a preview that read the whole file', () => {
     const uploaded = await upload('indexLevels', 'levels.csv', lines.join('\n'), 'en');
     expect(uploaded.status).toBe(201);
     expect(await scanOf(uploaded.body.uploadId)).toBeNull();
-    const job = await importedInEnglish(uploaded.body.uploadId, index, { mode: 'allOrNothing' });
+    const job = await importedLevels(uploaded.body.uploadId, index.name, 'en', { mode: 'allOrNothing' });
     expect(job).toMatchObject({ status: 'succeeded', created: PREVIEW_SCAN_ROWS + 1 });
     const last = await server.fetch(`/api/v1/indexLevels?filter[indexId][eq]=${index.id}&sort=-date&pageSize=2`);
     const levels = ((await last.json()) as { data: { level: number | string }[] }).data.map((row) => Number(row.level));
