@@ -42,7 +42,7 @@ export type PlannedIndex =
  *   page's "My records"), then its default order and id, over the rows that
  *   have one: each user's count of their records, and the list filtered on
  *   them, read as many index entries as they own. Without it, a user who owns
- *   few records counted each such table whole: 230 ms of a 320 ms home page
+ *   few records counted each such table whole: 230 ms of a 325-343 ms home page
  *   at 1,000,000 companies and contacts. Rows with no owner (an import's,
  *   usually) add no entry;
  * - a reference not leading one of the above when its target's rows are
