@@ -5,7 +5,7 @@ import {
   type DecimalMark,
   dateOrderOfLanguage,
   decimalMarkOfLanguage,
-  evidenceCountsSchema,
+  type EvidenceCounts,
   FormatEvidence,
 } from '@data-platform/shared/fields/cell-formats';
 import { fieldTypeModule } from '@data-platform/shared/fields/field-types';
@@ -74,6 +74,16 @@ function firstLanguage(acceptLanguage: string | undefined): string | undefined {
  * A job started with the same sheet and heading row decides its columns'
  * formats from it, for the columns it covers, without a pass over the file.
  */
+const count = z.number().int().min(0);
+const evidenceCountsSchema: z.ZodType<EvidenceCounts> = z.strictObject({
+  dayFirst: count,
+  monthFirst: count,
+  eitherWay: count,
+  point: count,
+  comma: count,
+  eitherMark: count,
+});
+
 export const fileScanSchema = z.strictObject({
   sheet: z.string().nullable(),
   headerRow: z.number().int().nullable(),

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type { Cell } from './field-type-module.ts';
 
 /**
@@ -421,17 +420,19 @@ export function readNumber(text: string, format?: ColumnFormat | null, signs?: N
   return read.negative && number !== 0 ? -number : number;
 }
 
-const count = z.number().int().min(0);
-/** What the values of a column said, by kind (`FormatEvidence.counts`). */
-export const evidenceCountsSchema = z.strictObject({
-  dayFirst: count,
-  monthFirst: count,
-  eitherWay: count,
-  point: count,
-  comma: count,
-  eitherMark: count,
-});
-export type EvidenceCounts = z.infer<typeof evidenceCountsSchema>;
+/**
+ * What the values of a column said, by kind (`FormatEvidence.counts`). No
+ * schema here: the web app's list screens read this module, and zod is not in
+ * their bundle (the server checks a kept scan with its own, import-formats.ts).
+ */
+export interface EvidenceCounts {
+  dayFirst: number;
+  monthFirst: number;
+  eitherWay: number;
+  point: number;
+  comma: number;
+  eitherMark: number;
+}
 
 /**
  * What the values of one column say of how it writes dates or numbers,
@@ -451,7 +452,16 @@ export class FormatEvidence {
     readonly reads: CellReading,
     counts?: EvidenceCounts,
   ) {
-    if (counts) Object.assign(this, evidenceCountsSchema.parse(counts));
+    if (counts) {
+      ({
+        dayFirst: this.dayFirst,
+        monthFirst: this.monthFirst,
+        eitherWay: this.eitherWay,
+        point: this.point,
+        comma: this.comma,
+        eitherMark: this.eitherMark,
+      } = counts);
+    }
   }
 
   /** What the values noted so far said, to decide later without reading them again. */
