@@ -66,15 +66,8 @@ function firstLanguage(acceptLanguage: string | undefined): string | undefined {
   return first?.tag;
 }
 
-/**
- * What a preview that read every row of an upload found of its columns'
- * dates and numbers, kept with the upload (`imports.scan`): the sheet and
- * heading row it was read with (as the caller gave them, null when not),
- * its rows, and by column index what its values said when read as each kind.
- * A job started with the same sheet and heading row decides its columns'
- * formats from it, for the columns it covers, without a pass over the file.
- */
 const count = z.number().int().min(0);
+/** What the values of a column said, as a kept scan holds them (`FormatEvidence.counts`). */
 const evidenceCountsSchema: z.ZodType<EvidenceCounts> = z.strictObject({
   dayFirst: count,
   monthFirst: count,
@@ -84,6 +77,14 @@ const evidenceCountsSchema: z.ZodType<EvidenceCounts> = z.strictObject({
   eitherMark: count,
 });
 
+/**
+ * What a preview that read every row of an upload found of its columns'
+ * dates and numbers, kept with the upload (`imports.scan`): the sheet and
+ * heading row it was read with (as the caller gave them, null when not),
+ * its rows, and by column index what its values said when read as each kind.
+ * A job started with the same sheet and heading row decides its columns'
+ * formats from it, for the columns it covers, without a pass over the file.
+ */
 export const fileScanSchema = z.strictObject({
   sheet: z.string().nullable(),
   headerRow: z.number().int().nullable(),
