@@ -777,7 +777,7 @@ export class ImportRunner {
     const after = (await readJob(this.database, id))?.last_row ?? 0;
     const sizing = BATCH_SIZING[this.database.kind];
     const selfReference = plan.columns.some(({ target }) => target.field.to === plan.entity.name);
-    // The database's time a row of the last batch written took (ms), for sizing the batches read meanwhile.
+    // The time a row of the last batch written took (ms, as Node saw it), for sizing the batches read meanwhile.
     let writeMsPerRow: number | undefined;
     // All or nothing: the bad rows met so far; once there is one, nothing more is written.
     let failed = 0;
@@ -826,7 +826,8 @@ export class ImportRunner {
         if (outcome === 'failed') return;
         const took = performance.now() - began;
         writeMsPerRow = took / Math.max(1, fresh.length);
-        // Without overlap, the next batch is read now: sized by this write alone.
+        // On PGlite (one thread for both), or where a batch is read only once the one before is written, a
+        // batch is sized by the last write alone.
         if (!sizing.overlaps || selfReference) run.batchRows = writtenBatchRows(batch.length, took, sizing);
         if (this.database.kind === 'pglite') await pause();
       }
