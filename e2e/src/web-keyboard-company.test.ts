@@ -7,7 +7,7 @@ import {
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './browser.ts';
-import { ARTIFACTS_DIR, newPage, noSeriousViolations, open } from './web.ts';
+import { ARTIFACTS_DIR, newPage, noSeriousViolations, open, openSignedIn } from './web.ts';
 
 /** Polls with room for a busy machine. */
 const eventually = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 15_000, interval: 100 });
@@ -101,9 +101,8 @@ describe('a company by keyboard alone', () => {
     await page.keyboard.press('ArrowDown');
     await page.getByRole('listbox').waitFor();
     await page.keyboard.press('ArrowDown');
-    // Enter picks the highlighted option; with none highlighted yet (a busy machine), the picklist lets Enter
-    // through and it submits the dialog (Mantine's combobox): CI created the company there, twice, and the walk to
-    // the dialog's Create went round the new company's page. So Enter waits for the highlight.
+    // Enter picks the highlighted option; with none highlighted yet (a busy machine), Enter picks nothing (it once
+    // submitted the dialog: CI created the company there, twice). So Enter waits for the highlight.
     await page.getByRole('listbox').locator('[data-combobox-selected]').waitFor();
     await page.keyboard.press('Enter');
     await page.getByRole('listbox').waitFor({ state: 'hidden' });
@@ -146,5 +145,36 @@ describe('a company by keyboard alone', () => {
       return [saved.city, saved.employees, saved.version];
     }).toEqual(['Beaune', 42, 2]);
     await noSeriousViolations(page);
+  });
+
+  it('Enter in a picklist with its list open and nothing highlighted submits nothing; Enter on an option picks it', async () => {
+    const page = await newPage(browser, { viewport: { width: 1440, height: 900 } });
+    await openSignedIn(page, `${server.url}/companies`);
+    await page.locator('tbody tr').first().or(page.getByText('No records')).first().waitFor();
+    await page.keyboard.press('c');
+    const dialog = page.getByRole('dialog', { name: 'Create: Company' });
+    await dialog.waitFor();
+    await eventually(async () => (await focused(page)).label).toBe('Name');
+    await page.keyboard.type('Enter Heron');
+    // Typed text filters the stages; Mantine highlights none of the three left.
+    const stage = dialog.getByRole('combobox', { name: 'Stage' });
+    await stage.click();
+    await stage.pressSequentially('Seri');
+    const list = page.getByRole('listbox');
+    await expect.poll(() => list.getByRole('option').count()).toBe(3);
+    expect(await list.locator('[data-combobox-selected]').count()).toBe(0);
+    await page.keyboard.press('Enter');
+    // The dialog stays, its list open, and no company was created.
+    await list.waitFor();
+    expect(await dialog.isVisible()).toBe(true);
+    const named = await server.fetch(`/api/v1/companies?filter[name][eq]=${encodeURIComponent('Enter Heron')}`);
+    expect(((await named.json()) as { data: unknown[] }).data).toEqual([]);
+    // An option highlighted, Enter picks it and the dialog still stays.
+    await page.keyboard.press('ArrowDown');
+    await list.locator('[data-combobox-selected]').waitFor();
+    await page.keyboard.press('Enter');
+    await list.waitFor({ state: 'hidden' });
+    await expect.poll(() => stage.inputValue()).toBe('Series A');
+    expect(await dialog.isVisible()).toBe(true);
   });
 });
