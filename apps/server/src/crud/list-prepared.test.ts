@@ -86,14 +86,30 @@ describe.skipIf(!url)('prepared list statements (PostgreSQL)', () => {
     expect(statements.some((s) => Number(s.generic_plans) > 0)).toBe(true);
   });
 
-  it('plans filtered and searched lists for their own values each time', async () => {
+  it('plans filtered lists, and searches beside a filter, for their own values each time', async () => {
     const before = (await prepared()).length;
     for (let i = 0; i < 3; i++) {
       const filtered = await walk(`filter[name][startsWith]=Investor 0${i}&sort=name&pageSize=50&select=name`);
       expect(filtered).toEqual(expected.filter((name) => name.startsWith(`Investor 0${i}`)));
-      expect(await walk(`q=Investor 00${i + 1}&pageSize=50&select=name`)).toEqual([`Investor 00${i + 1}`]);
+      const searched = await walk(`q=Investor 00${i + 1}&filter[name][startsWith]=Investor&pageSize=50&select=name`);
+      expect(searched).toEqual([`Investor 00${i + 1}`]);
     }
     expect((await prepared()).length).toBe(before);
+  });
+
+  it('names a search of the whole table that reads few matches, and answers each pattern its own (decision 0052)', async () => {
+    const before = new Set((await prepared()).map((s) => s.statement));
+    // More runs than PostgreSQL's five custom plans, with patterns that match one row, ten, or none.
+    for (let i = 0; i < 4; i++) {
+      expect(await walk(`q=Investor 00${i + 1}&pageSize=50&select=name`)).toEqual([`Investor 00${i + 1}`]);
+      const tenth = expected.filter((name) => name.startsWith(`Investor 0${i + 1}`));
+      expect(await walk(`q=Investor 0${i + 1}&pageSize=4&select=name`)).toEqual(tenth);
+      expect(await walk(`q=no such investor ${i}&pageSize=50&select=name`)).toEqual([]);
+    }
+    const added = (await prepared()).filter((s) => !before.has(s.statement));
+    // The first page's statement and the cursor pages' (a ranked cursor starts with its rank: one text a rank).
+    expect(added.length).toBeGreaterThan(0);
+    expect(added.every((s) => /ilike/i.test(s.statement))).toBe(true);
   });
 
   it('keeps the plan of rows equal to given values in an order an index serves, whatever the values', async () => {

@@ -97,7 +97,7 @@ export async function listRecords(
   const filter = shaped && query.where ? filterParts(entity, query.where) : undefined;
   const estimate = shaped ? estimateKey(entity, query, filter, scope) : undefined;
   const search = await searchPlan(database, entity, query, scope, estimate);
-  const prepare = repeatsItsPlan(entity, query, scope);
+  const prepare = repeatsItsPlan(entity, query, scope, search);
   const { rows, ...total } = await pageWithTotal<{ row: string; cursor: unknown[] | string }>(
     database,
     entity,

@@ -40,6 +40,23 @@ describe('which lists keep their plan (decision 0049)', () => {
     expect(repeats('q=acme')).toBe(false);
   });
 
+  it('names a ranked search of the whole table read through the trigram indexes alone (decision 0052)', () => {
+    const repeatsAs = (queryString: string, search: 'walk' | 'fewMatches', scope?: Parameters<typeof repeats>[2]) =>
+      repeatsItsPlan(
+        companies,
+        parseListQueryString(companies, Object.fromEntries(new URLSearchParams(queryString))),
+        scope,
+        search,
+      );
+    expect(repeatsAs('q=acme', 'fewMatches')).toBe(true);
+    expect(repeatsAs('q=acme&pageSize=20&page=3', 'fewMatches')).toBe(true);
+    // Read by the bounded walk, whose reads depend on how many rows match.
+    expect(repeatsAs('q=acme', 'walk')).toBe(false);
+    // Beside a filter or a scope: planned per value.
+    expect(repeatsAs('q=acme&filter[hqCountryId]=7', 'fewMatches')).toBe(false);
+    expect(repeatsAs('q=acme', 'fewMatches', { where: sql`true` })).toBe(false);
+  });
+
   it('keeps the plan of a record’s related rows read through an index that leads with its reference', () => {
     // states: an index on (countryId, name, id).
     const scope = relationScope(countries, 'states', 5);
