@@ -58,4 +58,47 @@ describe('the search-words trigger’s lookup', () => {
     expect(Number(stored?.words)).toBe(502);
     expect(Number(stored?.distinct)).toBe(502);
   });
+
+  it('probes by index again in the same connection, through the statement it planned before (migration 0025)', async () => {
+    const [before, after] = await database.db.transaction(async (tx) => {
+      const count = async () => {
+        const [counted] = await database.rows<Scans>(
+          sql`select seq_scan, idx_scan from pg_stat_xact_user_tables where relname = 'search_words'`,
+          tx,
+        );
+        return { seq: Number(counted?.seq_scan ?? 0), idx: Number(counted?.idx_scan ?? 0) };
+      };
+      const first = await count();
+      // Two one-row creates, as the API writes them: "probe" is stored, "again" and "anew" are not.
+      await database.rows(sql`insert into companies (name) values ('Probe again')`, tx);
+      await database.rows(sql`insert into companies (name) values ('Probe anew')`, tx);
+      return [first, await count()];
+    });
+    expect(after.seq - before.seq).toBe(0);
+    expect(after.idx - before.idx).toBe(4);
+    const words = await database.rows<{ word: string }>(
+      sql`select word from search_words where word in ('again', 'anew', 'probe') order by word`,
+    );
+    expect(words.map((w) => w.word)).toEqual(['again', 'anew', 'probe']);
+  });
+
+  it('reads every searched column through a statement written out, not one built on each write', async () => {
+    // Each trigger's column (its argument) has its own statement in the function, which PL/pgSQL prepares once.
+    const columns = await database.rows<{ col: string }>(
+      sql`select distinct split_part(encode(tgargs, 'escape'), chr(92), 1) as col from pg_trigger
+        where tgfoid::regproc::text = 'search_words_of'`,
+    );
+    expect(columns.length).toBeGreaterThan(0);
+    const [fn] = await database.rows<{ src: string }>(
+      sql`select prosrc as src from pg_proc where proname = 'search_words_of'`,
+    );
+    for (const { col } of columns) expect(fn?.src).toContain(`lower(n.${col})`);
+    // A contact's full name and a firm's name go through them too.
+    await database.rows(sql`insert into contacts (first_name, last_name) values ('Quillon', 'Zephyrine')`);
+    await database.rows(sql`insert into firms (name) values ('Marbleton Partners')`);
+    const words = await database.rows<{ word: string }>(
+      sql`select distinct word from search_words where word in ('quillon', 'zephyrine', 'marbleton') order by word`,
+    );
+    expect(words.map((w) => w.word)).toEqual(['marbleton', 'quillon', 'zephyrine']);
+  });
 });
