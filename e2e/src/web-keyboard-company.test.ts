@@ -56,6 +56,20 @@ async function tabTo(
 }
 
 /**
+ * On the company list once its rows are in: `c` opens Create, whose focus is in its first field, Name, where
+ * `name` is typed. Answers the dialog.
+ */
+async function createWithName(page: Page, name: string) {
+  await page.locator('tbody tr').first().or(page.getByText('No records')).first().waitFor();
+  await page.keyboard.press('c');
+  const dialog = page.getByRole('dialog', { name: 'Create: Company' });
+  await dialog.waitFor();
+  await eventually(async () => (await focused(page)).label).toBe('Name');
+  await page.keyboard.type(name);
+  return dialog;
+}
+
+/**
  * Issue 13: a company created and edited by keyboard alone — signing in,
  * the create dialog (`c`), its fields by Tab, a picklist by arrows, the show
  * page's Edit, the edit form and its Save — with the focus visible on every
@@ -86,14 +100,7 @@ describe('a company by keyboard alone', () => {
     await page.keyboard.type(TEST_ADMIN_PASSWORD);
     await page.keyboard.press('Enter');
     await page.getByTestId('user-menu').waitFor();
-    await page.locator('tbody tr').first().or(page.getByText('No records')).first().waitFor();
-
-    // c opens Create with the focus in its first field, Name.
-    await page.keyboard.press('c');
-    const dialog = page.getByRole('dialog', { name: 'Create: Company' });
-    await dialog.waitFor();
-    await eventually(async () => (await focused(page)).label).toBe('Name');
-    await page.keyboard.type('Keyboard Heron');
+    const dialog = await createWithName(page, 'Keyboard Heron');
     // Tab to City and type it; Tab to the stage picklist and pick its second option by arrows.
     await tabTo(page, (f) => f.label === 'City');
     await page.keyboard.type('Nantes');
@@ -150,12 +157,7 @@ describe('a company by keyboard alone', () => {
   it('Enter in a picklist with its list open and nothing highlighted submits nothing; Enter on an option picks it', async () => {
     const page = await newPage(browser, { viewport: { width: 1440, height: 900 } });
     await openSignedIn(page, `${server.url}/companies`);
-    await page.locator('tbody tr').first().or(page.getByText('No records')).first().waitFor();
-    await page.keyboard.press('c');
-    const dialog = page.getByRole('dialog', { name: 'Create: Company' });
-    await dialog.waitFor();
-    await eventually(async () => (await focused(page)).label).toBe('Name');
-    await page.keyboard.type('Enter Heron');
+    const dialog = await createWithName(page, 'Enter Heron');
     // Typed text filters the stages; Mantine highlights none of the three left.
     const stage = dialog.getByRole('combobox', { name: 'Stage' });
     await stage.click();
