@@ -178,5 +178,13 @@ describe('a company by keyboard alone', () => {
     await list.waitFor({ state: 'hidden' });
     await expect.poll(() => stage.inputValue()).toBe('Series A');
     expect(await dialog.isVisible()).toBe(true);
+    // A tag typed into Tags, then Enter: the tags field uses the key itself and adds the tag; the dialog stays.
+    const tags = dialog.getByRole('combobox', { name: 'Tags' });
+    await tags.click();
+    await tags.pressSequentially('deeptech');
+    await page.keyboard.press('Enter');
+    await dialog.getByText('deeptech', { exact: true }).waitFor();
+    expect(await tags.inputValue()).toBe('');
+    expect(await dialog.isVisible()).toBe(true);
   });
 });
