@@ -100,7 +100,7 @@ describe('a company by keyboard alone', () => {
     await page.keyboard.type(TEST_ADMIN_PASSWORD);
     await page.keyboard.press('Enter');
     await page.getByTestId('user-menu').waitFor();
-    const dialog = await createWithName(page, 'Keyboard Heron');
+    await createWithName(page, 'Keyboard Heron');
     // Tab to City and type it; Tab to the stage picklist and pick its second option by arrows.
     await tabTo(page, (f) => f.label === 'City');
     await page.keyboard.type('Nantes');

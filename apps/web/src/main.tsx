@@ -7,7 +7,6 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app.tsx';
 import { startNotifications } from './app/notifications.ts';
-import { keepEnterInOpenLists } from './app/open-list-enter.ts';
 import { createAppRouter } from './app/router.tsx';
 import { startI18n } from './i18n/i18n.ts';
 import { createStore } from './store/store.ts';
@@ -15,7 +14,6 @@ import { createStore } from './store/store.ts';
 await startI18n();
 const { store, persistor, listeners, loadDataAreas } = createStore();
 startNotifications(listeners);
-keepEnterInOpenLists(document);
 const router = createAppRouter(store, loadDataAreas);
 
 const root = document.getElementById('root');
