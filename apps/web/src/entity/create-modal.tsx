@@ -10,6 +10,7 @@ import type { Row } from '../store/resource-slices.ts';
 import { useEntity } from './custom-fields.ts';
 import { FormButtons } from './form-buttons.tsx';
 import { LeaveGuard } from './leave-guard.tsx';
+import { keepEnterInOpenList } from './open-list-enter.ts';
 import { useCreateRecordMutation } from './record-api.ts';
 import { RecordFields, showServerErrors, useRecordForm } from './record-form.tsx';
 import { recordPath } from './record-routes.ts';
@@ -63,7 +64,7 @@ function CreateForm({ resource, onClose, presets, onCreated }: CreateProps) {
       title={title}
       size="xl"
     >
-      <form onSubmit={(event) => void onSubmit(event)} noValidate aria-label={title}>
+      <form onKeyDown={keepEnterInOpenList} onSubmit={(event) => void onSubmit(event)} noValidate aria-label={title}>
         <Stack>
           <RecordFields resource={resource} mode="create" form={form} />
           <FormButtons submitLabel={t('common:actions.create')} onCancel={onClose} working={creating.isLoading} />

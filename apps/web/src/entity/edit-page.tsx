@@ -13,6 +13,7 @@ import { useEntity } from './custom-fields.ts';
 import { FieldValue } from './field-value.tsx';
 import { FormButtons } from './form-buttons.tsx';
 import { LeaveGuard } from './leave-guard.tsx';
+import { keepEnterInOpenList } from './open-list-enter.ts';
 import { useLazyRecordQuery, useRecordQuery, useUpdateRecordMutation } from './record-api.ts';
 import { RecordFields, showServerErrors, useRecordForm } from './record-form.tsx';
 import { recordPath } from './record-routes.ts';
@@ -156,7 +157,7 @@ function EditForm({ resource, initial, join, onDone }: EditFormProps) {
   };
 
   return (
-    <form onSubmit={(event) => void onSubmit(event)} noValidate>
+    <form onKeyDown={keepEnterInOpenList} onSubmit={(event) => void onSubmit(event)} noValidate>
       <Stack gap="lg">
         {onDone ? null : (
           <div>

@@ -11,12 +11,7 @@ import { useFieldLabel } from './cell-value.tsx';
 import { useEntity } from './custom-fields.ts';
 import { FieldControl, isWideControl, siblingsOf } from './field-control.tsx';
 import { useFirstFieldFocus } from './first-field-focus.ts';
-import { keepEnterInOpenLists } from './open-list-enter.ts';
 import { type ApiValues, apiValuesOf, type FormValues, formFields, formValuesOf } from './record-values.ts';
-
-// Enter in a record form's open picklist with nothing highlighted picks nothing and submits nothing. Installed
-// with the forms' own code, not the app's first screen (whose JavaScript has a budget: web-bundle.test.ts).
-keepEnterInOpenLists(document);
 
 export type RecordFormMode = 'create' | 'edit';
 

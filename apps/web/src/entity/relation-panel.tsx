@@ -15,6 +15,7 @@ import { type Column, columnsOf, listParams } from './columns.ts';
 import { FieldControl, siblingsOf } from './field-control.tsx';
 import { useFirstFieldFocus } from './first-field-focus.ts';
 import { LoadMore } from './load-more.tsx';
+import { keepEnterInOpenList } from './open-list-enter.ts';
 import { PanelTable } from './panel-table.tsx';
 import {
   PANEL_PAGE_SIZE,
@@ -287,7 +288,7 @@ function AddLinkForm({
     onDone();
   });
   return (
-    <form onSubmit={(event) => void onSubmit(event)} noValidate>
+    <form onKeyDown={keepEnterInOpenList} onSubmit={(event) => void onSubmit(event)} noValidate>
       <Stack ref={first}>
         {fields.map(([name, field]) => (
           <FieldControl
