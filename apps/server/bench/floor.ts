@@ -8,6 +8,7 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { getSql, listSql, type SearchPlan } from '../src/crud/list-compiler.ts';
 import { createRecordSql, updateRecordSql } from '../src/crud/records.ts';
+import { repeatsItsPlan, searchPlannedOnce } from '../src/crud/repeats-its-plan.ts';
 import { pgArrayLiteral } from '../src/crud/sql-fragments.ts';
 import type { Database } from '../src/db/client.ts';
 import { CONNECTION_OPTIONS } from '../src/db/connection-options.ts';
@@ -84,7 +85,9 @@ export function cursorValues(cursor: string | undefined): unknown[] | undefined 
  */
 export function listFloor(entity: EntityDescription, queryString: string, search?: SearchPlan): FloorStatement {
   const query = listQueryOf(entity, queryString);
-  return floorStatement(listSql(entity, query, cursorValues(query.cursor), undefined, search));
+  // Terms bound as the API binds them: out of the planner's sight when it names the search (decision 0054).
+  const unseen = searchPlannedOnce(query, repeatsItsPlan(entity, query, undefined, search));
+  return floorStatement(listSql(entity, query, cursorValues(query.cursor), undefined, search, { unseen }));
 }
 
 /** Values that appear in no statement the bench builds, to find where a varying value is bound. */

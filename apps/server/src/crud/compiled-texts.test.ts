@@ -198,10 +198,15 @@ describe('searches bound from their shape', () => {
             keys.length > sortFields.length
               ? [undefined, rankedCursor(0), rankedCursor(1), rankedCursor(2)]
               : [undefined, sortFields.map((f, i) => (keys[i]?.nullable ? null : cursorValue(companies, f, i)))];
-          for (const after of cursors) {
-            const page = shapedList(companies, query, after, plan);
-            const { sql: text, params } = dialect.sqlToQuery(listSql(companies, query, after, undefined, plan));
-            expect(page.texts.bind(page.key, page.values, page.build)).toEqual({ text, params });
+          // And with the terms and page bounds out of the planner's sight (decision 0054): a text of its own.
+          for (const unseen of [false, true]) {
+            for (const after of cursors) {
+              const page = shapedList(companies, query, after, plan, undefined, undefined, undefined, unseen);
+              const built = listSql(companies, query, after, undefined, plan, { unseen });
+              const { sql: text, params } = dialect.sqlToQuery(built);
+              expect(page.texts.bind(page.key, page.values, page.build)).toEqual({ text, params });
+              expect(text.includes('(select $1::text)')).toBe(unseen);
+            }
           }
         }
       }

@@ -106,10 +106,17 @@ describe.skipIf(!url)('prepared list statements (PostgreSQL)', () => {
       expect(await walk(`q=Investor 0${i + 1}&pageSize=4&select=name`)).toEqual(tenth);
       expect(await walk(`q=no such investor ${i}&pageSize=50&select=name`)).toEqual([]);
     }
+    // A term without three letters or digits in a row: no trigram to look up, planned for its own pattern.
+    for (let i = 0; i < 7; i++) expect(await walk(`q=r ${i + 1}&pageSize=50&select=name`)).toEqual([]);
     const added = (await prepared()).filter((s) => !before.has(s.statement));
     // The first page's statement and the cursor pages' (a ranked cursor starts with its rank: one text a rank).
     expect(added.length).toBeGreaterThan(0);
     expect(added.every((s) => /ilike/i.test(s.statement))).toBe(true);
+    // Its terms and page bounds out of the planner's sight, the first page's statement went generic (decision 0054).
+    const unseen = added.filter((s) => s.statement.includes('ilike (select $'));
+    expect(unseen.some((s) => Number(s.generic_plans) > 0)).toBe(true);
+    // The terms without a trigram bound in sight: PostgreSQL plans them for their own pattern while that is cheaper.
+    expect(added.some((s) => /ilike \$\d/.test(s.statement))).toBe(true);
   });
 
   it('keeps the plan of rows equal to given values in an order an index serves, whatever the values', async () => {

@@ -32,7 +32,7 @@ import {
   selectionSql,
 } from './list-compiler.ts';
 import { type ListTotal, pageWithTotal, type ShapedPage, searchPlan } from './list-count.ts';
-import { repeatsItsPlan } from './repeats-its-plan.ts';
+import { repeatsItsPlan, searchPlannedOnce } from './repeats-its-plan.ts';
 import {
   column,
   columnarInsertSql,
@@ -98,13 +98,14 @@ export async function listRecords(
   const estimate = shaped ? estimateKey(entity, query, filter, scope) : undefined;
   const search = await searchPlan(database, entity, query, scope, estimate);
   const prepare = repeatsItsPlan(entity, query, scope, search);
+  const unseen = searchPlannedOnce(query, prepare);
   const { rows, ...total } = await pageWithTotal<{ row: string; cursor: unknown[] | string }>(
     database,
     entity,
     query,
     shaped
-      ? shapedList(entity, query, cursorValues, search, scope, filter, estimate)
-      : listSql(entity, query, cursorValues, scope, search),
+      ? shapedList(entity, query, cursorValues, search, scope, filter, estimate, unseen)
+      : listSql(entity, query, cursorValues, scope, search, { unseen }),
     scope,
     { prepare },
   );
@@ -131,6 +132,8 @@ const listTexts = new WeakMap<EntityDescription, CompiledTexts>();
  * condition), and so is a ranked search's cursor rank (its page reads other
  * rows after each rank) and the search's plan (decision 0043). A scope
  * without a shape has no ShapedPage: such a list is built each time.
+ * `termsUnseen`: the search binds its terms and page bounds out of the
+ * planner's sight (BoundInstead's `unseen`, decision 0054), a shape of its own.
  */
 export function shapedList(
   entity: EntityDescription,
@@ -140,6 +143,7 @@ export function shapedList(
   scope?: ListScope,
   filter: FilterParts | undefined = query.where ? filterParts(entity, query.where) : undefined,
   estimate: string | undefined = estimateKey(entity, query, filter, scope),
+  termsUnseen = false,
 ): ShapedPage {
   const scoping = scope?.shape;
   if (scope && !scoping) throw new Error('A scope without a shape has no kept text');
@@ -156,7 +160,7 @@ export function shapedList(
   const afterRank = isRanked && cursorValues ? cursorValues.slice(1) : cursorValues;
   const offset = pageOffset(query, cursorValues);
   const paging = afterRank ? afterRank.map((v) => (v === null ? '-' : 'v')).join('') : offset > 0 ? 'offset' : 'first';
-  const searching = terms ? [terms.separated, isRanked, search, rank] : null;
+  const searching = terms ? [terms.separated, isRanked, search, rank, termsUnseen] : null;
   const key = JSON.stringify([
     scoping?.key ?? null,
     filter?.shape ?? null,
@@ -194,6 +198,7 @@ export function shapedList(
     return listSql(entity, query, cursor, scoped, search, {
       filter: filter ? bound.slice(filterStart, filterStart + filterValues.length) : undefined,
       search: boundTerms,
+      unseen: termsUnseen,
       offset: offset > 0 ? bound[next] : undefined,
       reach: offset > 0 && walked ? bound[next + 1] : undefined,
     });

@@ -4,7 +4,7 @@ import { parseListQueryString } from '@data-platform/shared/query/list-query';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { relationScope } from './list-compiler.ts';
-import { repeatsItsPlan } from './repeats-its-plan.ts';
+import { repeatsItsPlan, searchPlannedOnce } from './repeats-its-plan.ts';
 
 const companies = entities.companies as EntityDescription;
 const countries = entities.countries as EntityDescription;
@@ -67,5 +67,22 @@ describe('which lists keep their plan (decision 0049)', () => {
     expect(repeats('filter[countryId]=5&sort=name', states, scope)).toBe(false);
     // A scope that says nothing of its fields (a limited reader's rows) is planned per value.
     expect(repeats('sort=name', states, { where: sql`true` })).toBe(false);
+  });
+});
+
+describe('which named searches are planned once for every pattern (decision 0054)', () => {
+  it('takes the terms that hold a trigram, three letters or digits in a row', () => {
+    expect(searchPlannedOnce({ q: 'abc' }, true)).toBe(true);
+    expect(searchPlannedOnce({ q: 'Nova Ltd' }, true)).toBe(true);
+    expect(searchPlannedOnce({ q: 'x 2024' }, true)).toBe(true);
+  });
+
+  it('plans per pattern a term with no trigram to look up, and any statement left unnamed', () => {
+    // Two letters: both trigram indexes read whole on a generic plan.
+    expect(searchPlannedOnce({ q: 'qz' }, true)).toBe(false);
+    expect(searchPlannedOnce({ q: 'ab c d' }, true)).toBe(false);
+    expect(searchPlannedOnce({ q: 'a%b_c' }, true)).toBe(false);
+    expect(searchPlannedOnce({ q: 'abc' }, false)).toBe(false);
+    expect(searchPlannedOnce({}, true)).toBe(false);
   });
 });
