@@ -198,7 +198,7 @@ describe('searches bound from their shape', () => {
             keys.length > sortFields.length
               ? [undefined, rankedCursor(0), rankedCursor(1), rankedCursor(2)]
               : [undefined, sortFields.map((f, i) => (keys[i]?.nullable ? null : cursorValue(companies, f, i)))];
-          // And with the terms and page bounds out of the planner's sight (decision 0054): a text of its own.
+          // And with the terms and offset out of the planner's sight (decision 0054): a text of its own.
           for (const unseen of [false, true]) {
             for (const after of cursors) {
               const page = shapedList(companies, query, after, plan, undefined, undefined, undefined, unseen);

@@ -422,7 +422,7 @@ export interface BoundInstead {
   /** the search's terms */
   search?: SearchTerms;
   /**
-   * The search's terms and the page's limit and offset read by subqueries,
+   * The search's terms and the page's offset read by subqueries,
    * `(select $1::text)`, out of the planner's sight (decision 0054): every
    * plan PostgreSQL makes of the statement, the custom ones included, is then
    * made for any pattern, and it keeps the generic plan after its five custom
@@ -434,15 +434,35 @@ export interface BoundInstead {
   unseen?: boolean;
 }
 
-/** A page's limit or offset, out of the planner's sight when the search terms are. */
-const limitSql = (value: unknown, instead: BoundInstead): unknown =>
-  instead.unseen ? outOfSight(value, 'bigint') : value;
+/**
+ * A page's limit, or an offset no request binds (the first page's 0), written
+ * into the statement's text (decision 0055). The page size is part of a
+ * list's shape, so each request of the shape sends the same text. Bound as a
+ * parameter, a named statement's generic plan knew neither, assumed a tenth of
+ * the table, and cost more than the plans made for the values: PostgreSQL
+ * planned every list request anew. Only a safe integer is written.
+ */
+function rowCountSql(rows: number): SQL {
+  if (!Number.isSafeInteger(rows) || rows < 0) throw new Error(`Not a row count: ${rows}`);
+  return sql.raw(String(rows));
+}
+
+/**
+ * A page's offset: the first page's 0 written in; any other bound, as each
+ * request of the shape binds its own (out of the planner's sight with the
+ * search terms).
+ */
+function offsetSql(offset: number, instead: BoundInstead): unknown {
+  const bound = instead.offset ?? offset;
+  if (bound === 0) return rowCountSql(0);
+  return instead.unseen ? outOfSight(bound, 'bigint') : bound;
+}
 
 /** `value` read by a subquery, which the planner does not look into: a plan made for any value (BoundInstead's `unseen`). */
 const outOfSight = (value: unknown, type: 'text' | 'bigint'): SQL =>
   type === 'text' ? sql`(select ${value}::text)` : sql`(select ${value}::bigint)`;
 
-/** BoundInstead's search terms and page bounds as the statement binds them: out of sight when `unseen`. */
+/** BoundInstead's search terms as the statement binds them: out of sight when `unseen`. */
 function seenOrNot(query: ListQuery, instead: BoundInstead): BoundInstead {
   if (!instead.unseen) return instead;
   const terms = instead.search ?? (query.q !== undefined ? searchTerms(query.q) : undefined);
@@ -489,7 +509,7 @@ export function listSql(
       : sql`select ${columns} from ${table}
       where ${sql.join(conditions, sql` and `)}
       order by ${order}
-      limit ${limitSql(query.pageSize + 1, instead)} offset ${limitSql(instead.offset ?? offset, instead)}`;
+      limit ${rowCountSql(query.pageSize + 1)} offset ${offsetSql(offset, instead)}`;
   // Past an offset, the page is chosen by id alone and its rows read after: the skipping then walks
   // the order's index without visiting the table (an index-only scan), where a plain OFFSET reads
   // every row it skips. Page 1000 of companies by name: 20 ms instead of 600 ms. An array of ids

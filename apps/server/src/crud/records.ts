@@ -132,7 +132,7 @@ const listTexts = new WeakMap<EntityDescription, CompiledTexts>();
  * condition), and so is a ranked search's cursor rank (its page reads other
  * rows after each rank) and the search's plan (decision 0043). A scope
  * without a shape has no ShapedPage: such a list is built each time.
- * `termsUnseen`: the search binds its terms and page bounds out of the
+ * `termsUnseen`: the search binds its terms and offset out of the
  * planner's sight (BoundInstead's `unseen`, decision 0054), a shape of its own.
  */
 export function shapedList(
@@ -413,12 +413,13 @@ async function checkAttachmentTargets(
 
 /**
  * `insert into <table> ...` of the rows' values (see columnarInsertSql), with
- * who wrote them on records that keep it.
+ * who wrote them on records that keep it; `unseen` as columnarInsertSql says.
  */
 function insertSql(
   entity: EntityDescription,
   rows: readonly Record<string, unknown>[],
   actor: Pick<Actor, 'userId'>,
+  unseen = false,
 ): SQL {
   const writer = sql`${actor.userId}::bigint`;
   return columnarInsertSql(
@@ -430,6 +431,7 @@ function insertSql(
           ['created_by_id', writer],
           ['updated_by_id', writer],
         ],
+    unseen,
   );
 }
 
@@ -445,7 +447,7 @@ export function createRecordSql(
   origin?: ChangeOrigin,
 ): SQL {
   return auditedWriteSql(
-    sql`${insertSql(entity, [values], actor)} returning t.id, ${selectionSql(entity, allSelection)} as j`,
+    sql`${insertSql(entity, [values], actor, true)} returning t.id, ${selectionSql(entity, allSelection)} as j`,
     {
       audit:
         origin &&

@@ -225,12 +225,17 @@ function columnText(value: unknown): string | null {
  * default) and the custom fields' object (built without the unset ones);
  * `columnar-insert.test.ts` keeps it so. `constants` are the same for every
  * row (who wrote them). Rows come back from `returning` in the order of the
- * arrays: the insert reads its function scan in order.
+ * arrays: the insert reads its function scan in order. `unseen`: each
+ * array is read by a subquery, `(select $1::text[])`, which the planner does
+ * not look into: a named one-row insert's plans, custom or generic, are then
+ * made for any rows, and PostgreSQL keeps the generic one after five runs
+ * instead of planning each create for its one row (decision 0055).
  */
 export function columnarInsertSql(
   entity: EntityDescription,
   rows: readonly Record<string, unknown>[],
   constants: [string, SQL][],
+  unseen = false,
 ): SQL {
   const fields = allFields(entity);
   const names = [...new Set(rows.flatMap((values) => Object.keys(values).filter((n) => values[n] !== undefined)))];
@@ -297,7 +302,9 @@ export function columnarInsertSql(
   const from =
     params.length > 0
       ? sql`unnest(${sql.join(
-          params.map((texts) => sql`${pgArrayLiteral(texts)}::text[]`),
+          params.map((texts) =>
+            unseen ? sql`(select ${pgArrayLiteral(texts)}::text[])` : sql`${pgArrayLiteral(texts)}::text[]`,
+          ),
           sql`, `,
         )}) as r(${sql.raw(params.map((_, i) => `p${i}`).join(', '))})`
       : sql`generate_series(1, ${rows.length}::int) as r`;
