@@ -8,7 +8,7 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { getSql, listSql, type SearchPlan } from '../src/crud/list-compiler.ts';
 import { createRecordSql, updateRecordSql } from '../src/crud/records.ts';
-import { repeatsItsPlan, searchPlannedOnce } from '../src/crud/repeats-its-plan.ts';
+import { plannedOnce, repeatsItsPlan } from '../src/crud/repeats-its-plan.ts';
 import { pgArrayLiteral } from '../src/crud/sql-fragments.ts';
 import type { Database } from '../src/db/client.ts';
 import { CONNECTION_OPTIONS } from '../src/db/connection-options.ts';
@@ -81,12 +81,17 @@ export function cursorValues(cursor: string | undefined): unknown[] | undefined 
 /**
  * The page statement of `GET /{resource}?<queryString>`: the scenario's main
  * statement, a ranked search read as the API reads it (`search`, from
- * `searchPlan` on the same database).
+ * `searchPlan` on the same database), on `kind` of database.
  */
-export function listFloor(entity: EntityDescription, queryString: string, search?: SearchPlan): FloorStatement {
+export function listFloor(
+  entity: EntityDescription,
+  queryString: string,
+  search: SearchPlan | undefined,
+  kind: Database['kind'],
+): FloorStatement {
   const query = listQueryOf(entity, queryString);
-  // Terms bound as the API binds them: out of the planner's sight when it names the search (decision 0054).
-  const unseen = searchPlannedOnce(query, repeatsItsPlan(entity, query, undefined, search));
+  // Values bound as the API binds them: out of the planner's sight where it names the statement (decisions 0054, 0055).
+  const unseen = plannedOnce(query, repeatsItsPlan(entity, query, undefined, search) && kind === 'postgres');
   return floorStatement(listSql(entity, query, cursorValues(query.cursor), undefined, search, { unseen }));
 }
 

@@ -193,7 +193,7 @@ try {
     requests: list(query),
     // A ranked search's floor reads its page as the API chooses to (decision 0043).
     floor: async ({ entity, database }) =>
-      listFloor(entity, query, await searchPlan(database, entity, listQueryOf(entity, query))),
+      listFloor(entity, query, await searchPlan(database, entity, listQueryOf(entity, query)), database.kind),
   });
   const byCountry = `filter[hqCountryId][eq]=${usId}&sort=name`;
   const totalParameter = (await accepted(base, auth, `${byCountry}&${TOTAL_PARAMETER}`)) ? TOTAL_PARAMETER : null;

@@ -106,13 +106,18 @@ describe('lists bound from their shape', () => {
         sortFields.map((f, i) => (keys[i]?.nullable ? null : cursorValue(entity, f, i))),
         sortFields.map((f, i) => (keys[i]?.nullable && i > 0 ? null : cursorValue(entity, f, i + 3))),
       ];
-      for (const cursor of cursors) {
-        const page = shapedList(entity, query, cursor);
-        const bound = page.texts.bind(page.key, page.values, page.build);
-        const { sql: text, params } = dialect.sqlToQuery(listSql(entity, query, cursor));
-        expect(bound).toEqual({ text, params });
-        // Bound a second time from the kept text: the same again.
-        expect(page.texts.bind(page.key, page.values, page.build)).toEqual(bound);
+      // And with the values out of the planner's sight (decision 0055): a text of its own.
+      for (const unseen of [false, true]) {
+        for (const cursor of cursors) {
+          const page = shapedList(entity, query, cursor, 'walk', undefined, undefined, undefined, unseen);
+          const bound = page.texts.bind(page.key, page.values, page.build);
+          const { sql: text, params } = dialect.sqlToQuery(
+            listSql(entity, query, cursor, undefined, 'walk', { unseen }),
+          );
+          expect(bound).toEqual({ text, params });
+          // Bound a second time from the kept text: the same again.
+          expect(page.texts.bind(page.key, page.values, page.build)).toEqual(bound);
+        }
       }
     },
   );
@@ -154,9 +159,14 @@ describe('filtered lists bound from their shape', () => {
         for (const query of [base, grouped]) {
           const cursor = query.sort.map((key, i) => cursorValue(companies, key.field, i + n));
           for (const after of [undefined, cursor]) {
-            const page = shapedList(companies, query, after);
-            const { sql: text, params } = dialect.sqlToQuery(listSql(companies, query, after));
-            expect(page.texts.bind(page.key, page.values, page.build)).toEqual({ text, params });
+            for (const unseen of [false, true]) {
+              const page = shapedList(companies, query, after, 'walk', undefined, undefined, undefined, unseen);
+              const built = listSql(companies, query, after, undefined, 'walk', { unseen });
+              const { sql: text, params } = dialect.sqlToQuery(built);
+              expect(page.texts.bind(page.key, page.values, page.build)).toEqual({ text, params });
+              // Out of sight, a country is bound through a subquery of its column's type.
+              expect(text.includes('"hq_country_id" = (select $')).toBe(unseen);
+            }
           }
         }
       }

@@ -7,6 +7,7 @@ import { columnName } from '../db/columns.ts';
 import { fieldOrderKey, type OrderKey, plainOrderKey } from './sort-order.ts';
 import {
   column,
+  columnTypeSql,
   fieldOf,
   pgArrayLiteral,
   type RowJsonKind,
@@ -231,7 +232,8 @@ export function whereSql(
 ): SQL {
   const parts: SQL[] = scope ? [sql`(${scope.where})`] : [];
   if (query.where) {
-    parts.push(sql`(${nodeSql(entity, query.where, instead.filter ? boundValues(instead.filter) : ownValues)})`);
+    const bind = instead.filter ? boundValues(instead.filter) : ownValues;
+    parts.push(sql`(${nodeSql(entity, query.where, instead.unseen ? equalsOutOfSight(bind) : bind)})`);
   }
   if (query.q) parts.push(sql`(${searchSql(entity, instead.search ?? searchTerms(query.q))})`);
   return parts.length > 0 ? sql.join(parts, sql` and `) : sql`true`;
@@ -262,7 +264,8 @@ export function orderSignature(query: ListQuery): string {
 }
 
 /** Rows strictly after the cursor values in the list order (nulls sort last ascending, first descending). */
-function keysetSql(keys: OrderKey[], values: readonly unknown[]): SQL {
+function keysetSql(keys: OrderKey[], values: readonly unknown[], unseen = false): SQL {
+  const at = (k: OrderKey, v: unknown): SQL => (unseen && k.type ? k.at(outOfSight(v, k.type)) : k.at(v));
   const uniform = keys.every((k) => !k.nullable && k.dir === keys[0]?.dir);
   if (uniform) {
     const op = keys[0]?.dir === 'desc' ? sql`<` : sql`>`;
@@ -270,18 +273,18 @@ function keysetSql(keys: OrderKey[], values: readonly unknown[]): SQL {
       keys.map((k) => k.expr),
       sql`, `,
     )}) ${op} (${sql.join(
-      keys.map((k, i) => k.at(values[i])),
+      keys.map((k, i) => at(k, values[i])),
       sql`, `,
     )})`;
   }
   const after = (k: OrderKey, v: unknown): SQL => {
     if (v === null) return k.dir === 'asc' ? sql`false` : sql`${k.expr} is not null`;
     if (k.dir === 'asc') {
-      return k.nullable ? sql`(${k.expr} > ${k.at(v)} or ${k.expr} is null)` : sql`${k.expr} > ${k.at(v)}`;
+      return k.nullable ? sql`(${k.expr} > ${at(k, v)} or ${k.expr} is null)` : sql`${k.expr} > ${at(k, v)}`;
     }
-    return sql`${k.expr} < ${k.at(v)}`;
+    return sql`${k.expr} < ${at(k, v)}`;
   };
-  const equal = (k: OrderKey, v: unknown): SQL => (v === null ? sql`${k.expr} is null` : sql`${k.expr} = ${k.at(v)}`);
+  const equal = (k: OrderKey, v: unknown): SQL => (v === null ? sql`${k.expr} is null` : sql`${k.expr} = ${at(k, v)}`);
   let condition: SQL | undefined;
   for (let i = keys.length - 1; i >= 0; i--) {
     const k = keys[i] as OrderKey;
@@ -292,8 +295,8 @@ function keysetSql(keys: OrderKey[], values: readonly unknown[]): SQL {
   const firstValue = values[0];
   // A redundant bound on the first key lets the planner walk the matching index.
   if (!first.nullable && firstValue !== null) {
-    const at = first.at(firstValue);
-    const bound = first.dir === 'asc' ? sql`${first.expr} >= ${at}` : sql`${first.expr} <= ${at}`;
+    const atFirst = at(first, firstValue);
+    const bound = first.dir === 'asc' ? sql`${first.expr} >= ${atFirst}` : sql`${first.expr} <= ${atFirst}`;
     return sql`${bound} and ${condition}`;
   }
   return condition ?? sql`true`;
@@ -422,14 +425,18 @@ export interface BoundInstead {
   /** the search's terms */
   search?: SearchTerms;
   /**
-   * The search's terms and the page's offset read by subqueries,
-   * `(select $1::text)`, out of the planner's sight (decision 0054): every
-   * plan PostgreSQL makes of the statement, the custom ones included, is then
-   * made for any pattern, and it keeps the generic plan after its five custom
-   * ones instead of planning each pattern (its trigram and histogram
-   * estimates were half of a search's time in the database at 1,000,000
-   * companies). Only for a named statement whose one plan is right for every
-   * pattern it binds (`searchPlannedOnce`).
+   * The values a named statement binds read by subqueries, `(select
+   * $1::text)`, out of the planner's sight: every plan PostgreSQL makes of
+   * the statement, the custom ones included, is then made for any value, and
+   * it keeps the generic plan after its five custom ones instead of planning
+   * each request (decisions 0054 and 0055). A search's terms and offset (a
+   * search's estimates were half of its time in the database at 1,000,000
+   * companies); a list's cursor values and the values its fields are equal
+   * to, where their type is known. A list's offset stays in sight: its plan
+   * reads the skipped rows' ids through the order's index, and a generic plan
+   * assuming a tenth of the table skipped might sort the table instead. Only
+   * for a named statement whose one plan is right for every value it binds
+   * (`plannedOnce`).
    */
   unseen?: boolean;
 }
@@ -452,15 +459,26 @@ function rowCountSql(rows: number): SQL {
  * request of the shape binds its own (out of the planner's sight with the
  * search terms).
  */
-function offsetSql(offset: number, instead: BoundInstead): unknown {
+function offsetSql(offset: number, query: ListQuery, instead: BoundInstead): unknown {
   const bound = instead.offset ?? offset;
   if (bound === 0) return rowCountSql(0);
-  return instead.unseen ? outOfSight(bound, 'bigint') : bound;
+  return instead.unseen && query.q !== undefined ? outOfSight(bound, BIGINT) : bound;
 }
 
+const TEXT = sql.raw('text');
+const BIGINT = sql.raw('bigint');
+
 /** `value` read by a subquery, which the planner does not look into: a plan made for any value (BoundInstead's `unseen`). */
-const outOfSight = (value: unknown, type: 'text' | 'bigint'): SQL =>
-  type === 'text' ? sql`(select ${value}::text)` : sql`(select ${value}::bigint)`;
+const outOfSight = (value: unknown, type: SQL): SQL => sql`(select ${value}::${type})`;
+
+/** Binds as `bind` does, with the values of `eq` conditions on built-in fields out of the planner's sight. */
+function equalsOutOfSight(bind: Binder): Binder {
+  return (field, c) => {
+    const value = bind(field, c);
+    const type = c.op === 'eq' ? columnTypeSql(field) : undefined;
+    return type && value !== undefined ? outOfSight(value, type) : value;
+  };
+}
 
 /** BoundInstead's search terms as the statement binds them: out of sight when `unseen`. */
 function seenOrNot(query: ListQuery, instead: BoundInstead): BoundInstead {
@@ -469,9 +487,9 @@ function seenOrNot(query: ListQuery, instead: BoundInstead): BoundInstead {
   return {
     ...instead,
     search: terms && {
-      pattern: outOfSight(terms.pattern, 'text'),
-      prefix: outOfSight(terms.prefix, 'text'),
-      term: outOfSight(terms.term, 'text'),
+      pattern: outOfSight(terms.pattern, TEXT),
+      prefix: outOfSight(terms.prefix, TEXT),
+      term: outOfSight(terms.term, TEXT),
       separated: terms.separated,
     },
   };
@@ -493,7 +511,7 @@ export function listSql(
   const instead = seenOrNot(query, bound);
   const keys = orderKeys(entity, query, instead.search);
   const conditions = [whereSql(entity, query, scope, instead)];
-  if (cursorValues) conditions.push(keysetSql(keys, cursorValues));
+  if (cursorValues) conditions.push(keysetSql(keys, cursorValues, instead.unseen));
   const offset = pageOffset(query, cursorValues);
   const order = sql.join(
     keys.map((k) => sql`${k.expr} ${k.dir === 'desc' ? sql`desc` : sql`asc`}`),
@@ -509,7 +527,7 @@ export function listSql(
       : sql`select ${columns} from ${table}
       where ${sql.join(conditions, sql` and `)}
       order by ${order}
-      limit ${rowCountSql(query.pageSize + 1)} offset ${offsetSql(offset, instead)}`;
+      limit ${rowCountSql(query.pageSize + 1)} offset ${offsetSql(offset, query, instead)}`;
   // Past an offset, the page is chosen by id alone and its rows read after: the skipping then walks
   // the order's index without visiting the table (an index-only scan), where a plain OFFSET reads
   // every row it skips. Page 1000 of companies by name: 20 ms instead of 600 ms. An array of ids

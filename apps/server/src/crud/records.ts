@@ -32,7 +32,7 @@ import {
   selectionSql,
 } from './list-compiler.ts';
 import { type ListTotal, pageWithTotal, type ShapedPage, searchPlan } from './list-count.ts';
-import { repeatsItsPlan, searchPlannedOnce } from './repeats-its-plan.ts';
+import { plannedOnce, repeatsItsPlan } from './repeats-its-plan.ts';
 import {
   column,
   columnarInsertSql,
@@ -98,7 +98,8 @@ export async function listRecords(
   const estimate = shaped ? estimateKey(entity, query, filter, scope) : undefined;
   const search = await searchPlan(database, entity, query, scope, estimate);
   const prepare = repeatsItsPlan(entity, query, scope, search);
-  const unseen = searchPlannedOnce(query, prepare);
+  // Only PostgreSQL names statements; PGlite plans each one, for which the values in sight are worth more.
+  const unseen = plannedOnce(query, prepare && database.kind === 'postgres');
   const { rows, ...total } = await pageWithTotal<{ row: string; cursor: unknown[] | string }>(
     database,
     entity,
@@ -132,8 +133,8 @@ const listTexts = new WeakMap<EntityDescription, CompiledTexts>();
  * condition), and so is a ranked search's cursor rank (its page reads other
  * rows after each rank) and the search's plan (decision 0043). A scope
  * without a shape has no ShapedPage: such a list is built each time.
- * `termsUnseen`: the search binds its terms and offset out of the
- * planner's sight (BoundInstead's `unseen`, decision 0054), a shape of its own.
+ * `unseen`: the statement binds its values out of the planner's sight
+ * (BoundInstead's `unseen`, decisions 0054 and 0055), a shape of its own.
  */
 export function shapedList(
   entity: EntityDescription,
@@ -143,7 +144,7 @@ export function shapedList(
   scope?: ListScope,
   filter: FilterParts | undefined = query.where ? filterParts(entity, query.where) : undefined,
   estimate: string | undefined = estimateKey(entity, query, filter, scope),
-  termsUnseen = false,
+  unseen = false,
 ): ShapedPage {
   const scoping = scope?.shape;
   if (scope && !scoping) throw new Error('A scope without a shape has no kept text');
@@ -160,7 +161,7 @@ export function shapedList(
   const afterRank = isRanked && cursorValues ? cursorValues.slice(1) : cursorValues;
   const offset = pageOffset(query, cursorValues);
   const paging = afterRank ? afterRank.map((v) => (v === null ? '-' : 'v')).join('') : offset > 0 ? 'offset' : 'first';
-  const searching = terms ? [terms.separated, isRanked, search, rank, termsUnseen] : null;
+  const searching = terms ? [terms.separated, isRanked, search, rank] : null;
   const key = JSON.stringify([
     scoping?.key ?? null,
     filter?.shape ?? null,
@@ -170,6 +171,7 @@ export function shapedList(
     query.sort,
     query.pageSize,
     paging,
+    unseen,
   ]);
   const filterValues = filter?.values ?? [];
   // Prefix and term only rank the matches: a search in an order the caller gave binds its pattern alone.
@@ -198,7 +200,7 @@ export function shapedList(
     return listSql(entity, query, cursor, scoped, search, {
       filter: filter ? bound.slice(filterStart, filterStart + filterValues.length) : undefined,
       search: boundTerms,
-      unseen: termsUnseen,
+      unseen,
       offset: offset > 0 ? bound[next] : undefined,
       reach: offset > 0 && walked ? bound[next + 1] : undefined,
     });

@@ -4,7 +4,7 @@ import { parseListQueryString } from '@data-platform/shared/query/list-query';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { relationScope } from './list-compiler.ts';
-import { repeatsItsPlan, searchPlannedOnce } from './repeats-its-plan.ts';
+import { plannedOnce, repeatsItsPlan } from './repeats-its-plan.ts';
 
 const companies = entities.companies as EntityDescription;
 const countries = entities.countries as EntityDescription;
@@ -70,19 +70,23 @@ describe('which lists keep their plan (decision 0049)', () => {
   });
 });
 
-describe('which named searches are planned once for every pattern (decision 0054)', () => {
+describe('which named statements are planned once for every value (decisions 0054, 0055)', () => {
+  it('takes every named list without a search', () => {
+    expect(plannedOnce({}, true)).toBe(true);
+    expect(plannedOnce({}, false)).toBe(false);
+  });
+
   it('takes the terms that hold a trigram, three letters or digits in a row', () => {
-    expect(searchPlannedOnce({ q: 'abc' }, true)).toBe(true);
-    expect(searchPlannedOnce({ q: 'Nova Ltd' }, true)).toBe(true);
-    expect(searchPlannedOnce({ q: 'x 2024' }, true)).toBe(true);
+    expect(plannedOnce({ q: 'abc' }, true)).toBe(true);
+    expect(plannedOnce({ q: 'Nova Ltd' }, true)).toBe(true);
+    expect(plannedOnce({ q: 'x 2024' }, true)).toBe(true);
   });
 
   it('plans per pattern a term with no trigram to look up, and any statement left unnamed', () => {
     // Two letters: both trigram indexes read whole on a generic plan.
-    expect(searchPlannedOnce({ q: 'qz' }, true)).toBe(false);
-    expect(searchPlannedOnce({ q: 'ab c d' }, true)).toBe(false);
-    expect(searchPlannedOnce({ q: 'a%b_c' }, true)).toBe(false);
-    expect(searchPlannedOnce({ q: 'abc' }, false)).toBe(false);
-    expect(searchPlannedOnce({}, true)).toBe(false);
+    expect(plannedOnce({ q: 'qz' }, true)).toBe(false);
+    expect(plannedOnce({ q: 'ab c d' }, true)).toBe(false);
+    expect(plannedOnce({ q: 'a%b_c' }, true)).toBe(false);
+    expect(plannedOnce({ q: 'abc' }, false)).toBe(false);
   });
 });

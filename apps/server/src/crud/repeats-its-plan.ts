@@ -62,14 +62,17 @@ export function repeatsItsPlan(
 }
 
 /**
- * Whether a named search binds its terms out of the planner's sight (BoundInstead's `unseen`, decision 0054), so that
- * PostgreSQL plans it once for every pattern: when `repeatsItsPlan` names it and its term holds three letters or
- * digits in a row, a trigram the indexes look up. A shorter term (`qz`) gives them none to look up, and its
- * generic plan would read every entry of both trigram indexes (2.6 to 3.5 s at 1,000,000 companies); planned
- * for its own pattern, PostgreSQL reads the table instead (0.6 s). Such terms stay planned per pattern.
+ * Whether a named statement binds its values out of the planner's sight
+ * (BoundInstead's `unseen`, decisions 0054 and 0055), so that PostgreSQL plans
+ * it once for every value instead of once a request: every statement
+ * `repeatsItsPlan` names, but a search whose term holds no three letters or
+ * digits in a row. Such a term (`qz`) gives the trigram indexes no trigram to
+ * look up, and its generic plan would read every entry of both (2.6 to 3.5 s
+ * at 1,000,000 companies); planned for its own pattern, PostgreSQL reads the
+ * table instead (0.6 s). It stays planned per pattern.
  */
-export function searchPlannedOnce(query: Pick<ListQuery, 'q'>, named: boolean): boolean {
-  return named && query.q !== undefined && /[a-z0-9]{3}/i.test(query.q);
+export function plannedOnce(query: Pick<ListQuery, 'q'>, named: boolean): boolean {
+  return named && (query.q === undefined || /[a-z0-9]{3}/i.test(query.q));
 }
 
 /** The fields of a filter that only holds fields equal to values (`eq`, joined by `and`), or null. */

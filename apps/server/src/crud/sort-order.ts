@@ -2,7 +2,7 @@ import type { EntityDescription } from '@data-platform/shared/entities/entity';
 import { findEntity } from '@data-platform/shared/entities/registry';
 import { type FieldDescription, optionTypes } from '@data-platform/shared/fields/field-types';
 import { type SQL, sql } from 'drizzle-orm';
-import { column, fieldOf, pgArrayLiteral, sqlArrayType, valueExpr } from './sql-fragments.ts';
+import { column, columnTypeSql, fieldOf, pgArrayLiteral, sqlArrayType, valueExpr } from './sql-fragments.ts';
 
 /**
  * One key of a list's order.
@@ -26,6 +26,12 @@ export interface OrderKey {
   nullable: boolean;
   cursor: SQL;
   at: (value: unknown) => SQL;
+  /**
+   * The SQL type of a cursor value `at` takes, where it is known (built-in
+   * columns, option lists, references): a value bound out of the planner's
+   * sight is cast to it (list-compiler's `unseen`, decision 0055).
+   */
+  type?: SQL;
 }
 
 /** The position of a value among the options, 1-based; a value no option has (any more) after all of them. */
@@ -81,6 +87,7 @@ export function fieldOrderKey(
       nullable,
       cursor: value,
       at: (v) => optionPosition(options, sql`${v}::text`),
+      type: sql`text`,
     };
   }
   const target = referenceTarget(field);
@@ -95,9 +102,10 @@ export function fieldOrderKey(
       // The id carries the label: empty when the label is, so that a cursor's empty value means an empty label.
       cursor: sql`(case when ${label} is null then null else ${value} end)`,
       at: (v) => referenceLabel(target, sql`${v}::bigint`, alias),
+      type: sql`bigint`,
     };
   }
-  return { expr: value, dir, nullable, cursor: value, at: (v) => sql`${v}` };
+  return { expr: value, dir, nullable, cursor: value, at: (v) => sql`${v}`, type: columnTypeSql(field) };
 }
 
 /** A key that is its own value (the search rank). */

@@ -46,6 +46,13 @@ const pgTypeNames: Record<PgType, string> = {
   boolean: 'boolean',
 };
 
+/** The SQL type of a built-in field's value as `valueExpr` reads it (money: its amount); undefined for custom and array fields. */
+export function columnTypeSql(field: FieldDescription): SQL | undefined {
+  if (field.custom) return undefined;
+  const { storage } = fieldTypeModule(field.type);
+  return storage.array ? undefined : sql.raw(pgTypeNames[storage.pgType]);
+}
+
 /** The Postgres type a custom field's JSON value is read as, to compare and sort like a column of its type. */
 function customCast(type: FieldType): SQL | undefined {
   const cast = fieldTypeModule(type).customCast;
