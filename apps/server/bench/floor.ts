@@ -91,7 +91,7 @@ export function listFloor(
 ): FloorStatement {
   const query = listQueryOf(entity, queryString);
   // Values bound as the API binds them: out of the planner's sight where it names the statement (decisions 0054, 0055).
-  const unseen = plannedOnce(query, repeatsItsPlan(entity, query, undefined, search) && kind === 'postgres');
+  const unseen = plannedOnce(query, repeatsItsPlan(entity, query, undefined, search), kind);
   return floorStatement(listSql(entity, query, cursorValues(query.cursor), undefined, search, { unseen }));
 }
 

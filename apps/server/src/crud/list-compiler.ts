@@ -9,6 +9,7 @@ import {
   column,
   columnTypeSql,
   fieldOf,
+  outOfSight,
   pgArrayLiteral,
   type RowJsonKind,
   rowJson,
@@ -467,9 +468,6 @@ function offsetSql(offset: number, query: ListQuery, instead: BoundInstead): unk
 
 const TEXT = sql.raw('text');
 const BIGINT = sql.raw('bigint');
-
-/** `value` read by a subquery, which the planner does not look into: a plan made for any value (BoundInstead's `unseen`). */
-const outOfSight = (value: unknown, type: SQL): SQL => sql`(select ${value}::${type})`;
 
 /** Binds as `bind` does, with the values of `eq` conditions on built-in fields out of the planner's sight. */
 function equalsOutOfSight(bind: Binder): Binder {

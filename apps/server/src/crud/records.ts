@@ -98,8 +98,7 @@ export async function listRecords(
   const estimate = shaped ? estimateKey(entity, query, filter, scope) : undefined;
   const search = await searchPlan(database, entity, query, scope, estimate);
   const prepare = repeatsItsPlan(entity, query, scope, search);
-  // Only PostgreSQL names statements; PGlite plans each one, for which the values in sight are worth more.
-  const unseen = plannedOnce(query, prepare && database.kind === 'postgres');
+  const unseen = plannedOnce(query, prepare, database.kind);
   const { rows, ...total } = await pageWithTotal<{ row: string; cursor: unknown[] | string }>(
     database,
     entity,

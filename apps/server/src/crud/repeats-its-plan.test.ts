@@ -71,22 +71,25 @@ describe('which lists keep their plan (decision 0049)', () => {
 });
 
 describe('which named statements are planned once for every value (decisions 0054, 0055)', () => {
-  it('takes every named list without a search', () => {
-    expect(plannedOnce({}, true)).toBe(true);
-    expect(plannedOnce({}, false)).toBe(false);
+  it('takes every list PostgreSQL names without a search', () => {
+    expect(plannedOnce({}, true, 'postgres')).toBe(true);
+    expect(plannedOnce({}, false, 'postgres')).toBe(false);
+    // PGlite names no statement: it plans each one for the values it sees.
+    expect(plannedOnce({}, true, 'pglite')).toBe(false);
+    expect(plannedOnce({ q: 'abc' }, true, 'pglite')).toBe(false);
   });
 
   it('takes the terms that hold a trigram, three letters or digits in a row', () => {
-    expect(plannedOnce({ q: 'abc' }, true)).toBe(true);
-    expect(plannedOnce({ q: 'Nova Ltd' }, true)).toBe(true);
-    expect(plannedOnce({ q: 'x 2024' }, true)).toBe(true);
+    expect(plannedOnce({ q: 'abc' }, true, 'postgres')).toBe(true);
+    expect(plannedOnce({ q: 'Nova Ltd' }, true, 'postgres')).toBe(true);
+    expect(plannedOnce({ q: 'x 2024' }, true, 'postgres')).toBe(true);
   });
 
   it('plans per pattern a term with no trigram to look up, and any statement left unnamed', () => {
     // Two letters: both trigram indexes read whole on a generic plan.
-    expect(plannedOnce({ q: 'qz' }, true)).toBe(false);
-    expect(plannedOnce({ q: 'ab c d' }, true)).toBe(false);
-    expect(plannedOnce({ q: 'a%b_c' }, true)).toBe(false);
-    expect(plannedOnce({ q: 'abc' }, false)).toBe(false);
+    expect(plannedOnce({ q: 'qz' }, true, 'postgres')).toBe(false);
+    expect(plannedOnce({ q: 'ab c d' }, true, 'postgres')).toBe(false);
+    expect(plannedOnce({ q: 'a%b_c' }, true, 'postgres')).toBe(false);
+    expect(plannedOnce({ q: 'abc' }, false, 'postgres')).toBe(false);
   });
 });

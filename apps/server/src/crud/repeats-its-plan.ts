@@ -1,6 +1,7 @@
 import type { EntityDescription } from '@data-platform/shared/entities/entity';
 import { findEntity } from '@data-platform/shared/entities/registry';
 import type { FilterNode, ListQuery } from '@data-platform/shared/query/list-query';
+import type { DatabaseKind } from '../db/client.ts';
 import { indexPlan } from '../db/index-plan.ts';
 import type { ListScope, SearchPlan } from './list-compiler.ts';
 import { ordersByColumn } from './sort-order.ts';
@@ -65,14 +66,15 @@ export function repeatsItsPlan(
  * Whether a named statement binds its values out of the planner's sight
  * (BoundInstead's `unseen`, decisions 0054 and 0055), so that PostgreSQL plans
  * it once for every value instead of once a request: every statement
- * `repeatsItsPlan` names, but a search whose term holds no three letters or
- * digits in a row. Such a term (`qz`) gives the trigram indexes no trigram to
+ * `repeatsItsPlan` names on PostgreSQL (PGlite names none and plans each
+ * statement, for which the values in sight are worth more), but a search
+ * whose term holds no three letters or digits in a row. Such a term (`qz`) gives the trigram indexes no trigram to
  * look up, and its generic plan would read every entry of both (2.6 to 3.5 s
  * at 1,000,000 companies); planned for its own pattern, PostgreSQL reads the
  * table instead (0.6 s). It stays planned per pattern.
  */
-export function plannedOnce(query: Pick<ListQuery, 'q'>, named: boolean): boolean {
-  return named && (query.q === undefined || /[a-z0-9]{3}/i.test(query.q));
+export function plannedOnce(query: Pick<ListQuery, 'q'>, named: boolean, kind: DatabaseKind): boolean {
+  return named && kind === 'postgres' && (query.q === undefined || /[a-z0-9]{3}/i.test(query.q));
 }
 
 /** The fields of a filter that only holds fields equal to values (`eq`, joined by `and`), or null. */

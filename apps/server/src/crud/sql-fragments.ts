@@ -46,6 +46,16 @@ const pgTypeNames: Record<PgType, string> = {
   boolean: 'boolean',
 };
 
+/**
+ * `value` bound through a subquery, `(select $1::type)`, which the planner does
+ * not look into: a named statement's custom plans are then made for any value,
+ * as its generic plan is, and PostgreSQL keeps the generic one after five runs
+ * instead of planning each request (decisions 0054 and 0055).
+ */
+export function outOfSight(value: unknown, type: SQL): SQL {
+  return sql`(select ${value}::${type})`;
+}
+
 /** The SQL type of a built-in field's value as `valueExpr` reads it (money: its amount); undefined for custom and array fields. */
 export function columnTypeSql(field: FieldDescription): SQL | undefined {
   if (field.custom) return undefined;
@@ -233,11 +243,11 @@ function columnText(value: unknown): string | null {
  * `columnar-insert.test.ts` keeps it so. `constants` are the same for every
  * row (who wrote them). Rows come back from `returning` in the order of the
  * arrays: the insert reads its function scan in order. `unseen`: each
- * array is read by a subquery, `(select $1::text[])`, which the planner does
- * not look into: a named one-row insert's plans, custom or generic, are then
- * made for any rows, and PostgreSQL keeps the generic one after five runs
- * instead of planning each create for its one row (decision 0055).
+ * array `outOfSight`, so that a named one-row insert is planned once, not for
+ * its one row each time (decision 0055).
  */
+const TEXT_ARRAY = sql.raw('text[]');
+
 export function columnarInsertSql(
   entity: EntityDescription,
   rows: readonly Record<string, unknown>[],
@@ -310,7 +320,7 @@ export function columnarInsertSql(
     params.length > 0
       ? sql`unnest(${sql.join(
           params.map((texts) =>
-            unseen ? sql`(select ${pgArrayLiteral(texts)}::text[])` : sql`${pgArrayLiteral(texts)}::text[]`,
+            unseen ? outOfSight(pgArrayLiteral(texts), TEXT_ARRAY) : sql`${pgArrayLiteral(texts)}::text[]`,
           ),
           sql`, `,
         )}) as r(${sql.raw(params.map((_, i) => `p${i}`).join(', '))})`
