@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { companies } from '../entities/companies.ts';
 import { countries } from '../entities/countries.ts';
+import { type CustomFieldDefinition, withCustomFields } from '../entities/custom-fields.ts';
 import type { EntityDescription } from '../entities/entity.ts';
 import { funds } from '../entities/funds.ts';
 import { notes } from '../entities/notes.ts';
+import { filterValueSchema } from '../fields/value-schemas.ts';
 import {
   type FieldErrors,
   MAX_CONDITIONS,
@@ -171,6 +173,22 @@ describe('parseCondition', () => {
         Array.from({ length: 1001 }, (_, i) => String(i)),
       ).error,
     ).toBe('Expected between 1 and 1000 values');
+  });
+
+  it("reads with each field's schema built once, and a custom field's new options at once", () => {
+    const stage = companies.fields.stage;
+    if (!stage) throw new Error('companies have a stage');
+    expect(filterValueSchema(stage)).toBe(filterValueSchema(stage));
+    const source = (options: string[]): CustomFieldDefinition[] => [
+      { id: 7, entity: 'companies', name: 'Source', key: 'cf7', type: 'select', options },
+    ];
+    // Each new definitions list (the cache reloads them when a field changes) describes the field anew.
+    const before = withCustomFields(companies, source(['Referral']));
+    const after = withCustomFields(companies, source(['Referral', 'Inbound']));
+    expect(parse('cf7', 'eq', 'Referral', before).condition?.value).toBe('Referral');
+    expect(parse('cf7', 'eq', 'Inbound', before).error).toBe('Expected one of: Referral');
+    expect(parse('cf7', 'eq', 'Inbound', after).condition?.value).toBe('Inbound');
+    expect(parse('cf7', 'eq', 'Inbound', before).error).toBe('Expected one of: Referral');
   });
 });
 
