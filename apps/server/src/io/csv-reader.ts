@@ -1,6 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { CsvDialect, CsvEncoding } from '@data-platform/shared/imports';
 import { parse as parseSync } from 'csv-parse/sync';
+import { csvUnescaped } from './csv-formulas.ts';
 import { CsvRecords, MAX_RECORD_CHARS } from './csv-records.ts';
 import { checkCellLength, checkRowCount, type TableRow, tableLimits, UnreadableTable, yieldToOthers } from './table.ts';
 
@@ -172,7 +173,8 @@ export interface CsvReadOptions {
  * The rows of a CSV file, split as they are decoded (`CsvRecords`): rows,
  * columns and cell lengths are checked as each row is read, and other
  * requests run between chunks. Quoted cells may hold delimiters, quotes and
- * line breaks; records end in CRLF, LF or CR.
+ * line breaks; records end in CRLF, LF or CR. A cell whose `'` the export
+ * put before a formula loses it (`csvUnescaped`).
  */
 export async function* readCsv(
   source: Buffer | AsyncIterable<Buffer>,
@@ -185,7 +187,11 @@ export async function* readCsv(
     for (const row of cells) {
       count += 1;
       checkRowCount(count, maxRows);
-      for (let i = 0; i < row.length; i++) checkCellLength((row[i] as string).length, count, i);
+      for (let i = 0; i < row.length; i++) {
+        checkCellLength((row[i] as string).length, count, i);
+        // Text our export wrote behind a `'` (a formula) reads as it was stored (csv-formulas.ts).
+        row[i] = csvUnescaped(row[i] as string);
+      }
       yield { number: count, cells: row };
     }
   };

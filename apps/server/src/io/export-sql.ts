@@ -18,22 +18,23 @@ import { CUSTOM_COLUMN, columnName, currencyColumnName } from '../db/columns.ts'
  */
 
 /**
- * `csvSafe`'s pattern in PostgreSQL's regular expressions: a tab or carriage
- * return first, or `= + - @` (or their full-width forms) after JavaScript's
- * `\s` characters. A literal: no `$`, no quote, so that inlining parameters
- * (see `inlineParams`) never mistakes it for one.
+ * `csvSafe`'s pattern (csv-formulas.ts) in PostgreSQL's regular expressions:
+ * any number of `'` (`\u0027`), then a tab or carriage return, or `= + - @`
+ * (or their full-width forms) after JavaScript's `\s` characters. A literal:
+ * no `$`, no quote, so that inlining parameters (see `inlineParams`) never
+ * mistakes it for one.
  */
 const FORMULA_START =
-  "'^([\\t\\r]|[\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*[=+@\\uff1d\\uff0b\\uff0d\\uff20-])'";
+  "'^\\u0027*([\\t\\r]|[\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*[=+@\\uff1d\\uff0b\\uff0d\\uff20-])'";
 
 /**
- * The code points a text `csvSafe` escapes can start with (the tab, the
- * carriage return, JavaScript's spaces, and the formula characters): a cheap
- * test that spares the regular expression nearly every cell.
+ * The code points a text `csvSafe` escapes can start with (its `'`, the tab,
+ * the carriage return, JavaScript's spaces, and the formula characters): a
+ * cheap test that spares the regular expression nearly every cell.
  */
 const FORMULA_FIRST = [
-  9, 10, 11, 12, 13, 32, 160, 5760, 8192, 8193, 8194, 8195, 8196, 8197, 8198, 8199, 8200, 8201, 8202, 8232, 8233, 8239,
-  8287, 12288, 65279, 61, 43, 45, 64, 65309, 65291, 65293, 65312,
+  39, 9, 10, 11, 12, 13, 32, 160, 5760, 8192, 8193, 8194, 8195, 8196, 8197, 8198, 8199, 8200, 8201, 8202, 8232, 8233,
+  8239, 8287, 12288, 65279, 61, 43, 45, 64, 65309, 65291, 65293, 65312,
 ].join(', ');
 
 /**

@@ -13,6 +13,7 @@ import type pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { type ListScope, listSql } from '../crud/list-compiler.ts';
 import type { Database } from '../db/client.ts';
+import { csvSafe } from './csv-formulas.ts';
 import {
   type CellSql,
   type CellTarget,
@@ -110,20 +111,6 @@ export function exportColumns(
     });
   }
   return { columns, join };
-}
-
-/**
- * A spreadsheet program opening a CSV runs a cell that starts with `=`, `+`,
- * `-` or `@` (also after spaces, and their full-width forms) as a formula,
- * and a leading tab or carriage return can hide one: `=HYPERLINK(...)` or
- * `+cmd|...` typed into a record would run on the computer of whoever opens
- * the export. OWASP's advice: such text starts with a `'`, which shows it as
- * text. Only text cells: a number is never a formula, and -5 stays -5.
- */
-const formulaStart = /^(?:[\t\r]|\s*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20])/;
-
-export function csvSafe(cell: Cell): Cell {
-  return typeof cell === 'string' && formulaStart.test(cell) ? `'${cell}` : cell;
 }
 
 /**

@@ -115,6 +115,8 @@ describe('CSV written by the database', () => {
     await make.company({ name: 'Only a name', city });
     const full = await make.company({
       name: '  =cmd|calc',
+      // Text that reads like the escape itself gets one more `'`, so that an import can take one off.
+      legalName: "'=already behind a quote",
       city,
       website: 'https://example.com/a,b',
       description: 'Line one\nline "two"\r\nthree',
@@ -141,7 +143,13 @@ describe('CSV written by the database', () => {
       [custom.multiSelect as string]: ['=Three', 'One'],
       [custom.tags as string]: ['x', '@y'],
     });
-    const other = await make.company({ name: 'Zed', city, [custom.boolean as string]: false, employees: 12 });
+    const other = await make.company({
+      name: 'Zed',
+      legalName: "'plain text behind a quote",
+      city,
+      [custom.boolean as string]: false,
+      employees: 12,
+    });
     // What the API would trim or refuse, but older rows and imports can hold: empty text, a tab, no-break spaces.
     await server.database.rows(
       sql`update companies set description = '', linkedin_url = ${'\t=1+1'}, website = ${'\u00a0\u00a0@x'},
@@ -191,6 +199,9 @@ describe('CSV written by the database', () => {
     const row = all.find((r) => r[0] === String(full.id)) as string[];
     const cell = (label: string) => row[heading.indexOf(label)];
     expect(cell('Name')).toBe("'  =cmd|calc");
+    expect(cell('Legal name')).toBe("''=already behind a quote");
+    const zed = all.find((r) => r[0] === String(other.id)) as string[];
+    expect(zed[heading.indexOf('Legal name')]).toBe("'plain text behind a quote");
     expect(cell('Revenue')).toBe('100');
     expect(cell('Tags')).toBe('a;b; -1; plain');
     expect(heading.filter((h) => h.startsWith("'=text"))).toHaveLength(1);

@@ -37,7 +37,7 @@ import type { Database } from '../db/client.ts';
 import { conflict, DomainError, forbidden, invalid, notFound, tooLarge, unsupportedType } from '../domain/errors.ts';
 import { errorBodySchema, validateBody } from '../http/errors.ts';
 import { idParamsSchema } from '../http/record-params.ts';
-import { csvSafe } from '../io/export.ts';
+import { csvSafe } from '../io/csv-formulas.ts';
 import { type FileScan, fileScanSchema, type Readings, suggestedReadings } from '../io/import-formats.ts';
 import { forgetUpload, ImportRunner, jobOf, listJobs, readJob } from '../io/import-jobs.ts';
 import { PREVIEW_SCAN_ROWS, previewImport } from '../io/import-preview.ts';
