@@ -516,9 +516,13 @@ async function matchStored(
 }
 
 /** A value as the update schema reads it, to compare a file's value with the stored one. */
-function canonical(schema: z.ZodObject, name: string, value: unknown): string {
+function canonical(schema: z.ZodObject, field: FieldDescription | undefined, name: string, value: unknown): string {
   const parsed = schema.safeParse({ [name]: value });
   const read = parsed.success ? (parsed.data as Record<string, unknown>)[name] : value;
+  // A list field's empty value is an empty list, whether stored as one or not stored at all (a custom list
+  // field a record never had): an export of it, read back, must not count as a change.
+  const empty = read === null || read === undefined || (Array.isArray(read) && read.length === 0);
+  if (empty && field) return JSON.stringify(cleared(field));
   return JSON.stringify(read ?? null, (_key, v) =>
     v && typeof v === 'object' && !Array.isArray(v)
       ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b)))
@@ -684,6 +688,7 @@ async function compareWithStored(
     plan,
     updating.map((r) => (r.match as { id: number }).id),
   );
+  const fields = allFields(plan.entity);
   for (const row of updating) {
     const before = stored.get((row.match as { id: number }).id);
     if (!before) {
@@ -693,7 +698,8 @@ async function compareWithStored(
     const changes: Record<string, unknown> = {};
     const previous: Record<string, unknown> = {};
     for (const [name, value] of Object.entries(row.values)) {
-      if (canonical(update, name, value) === canonical(update, name, before[name])) continue;
+      const field = fields[name];
+      if (canonical(update, field, name, value) === canonical(update, field, name, before[name])) continue;
       changes[name] = value;
       previous[name] = before[name] ?? null;
     }
