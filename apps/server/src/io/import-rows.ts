@@ -327,6 +327,7 @@ export async function referencedRecords(
   actor: Actor,
   to: string,
   texts: Set<string>,
+  within?: string,
 ): Promise<Map<string, FoundRecord | 'ambiguous'>> {
   const target = findEntity(to);
   const found = new Map<string, FoundRecord | 'ambiguous'>();
@@ -340,8 +341,9 @@ export async function referencedRecords(
     names.map((name) => sql`lower(${column('t', columnName(name))}::text) = any(${pgArrayLiteral(lowered)}::text[])`),
     sql` or `,
   );
+  const parent = within ? sql`, ${column('t', columnName(within))}::text as parent` : sql``;
   const rows = await database.rows<Record<string, string | number | null>>(
-    sql`select t.id::bigint as id, ${column('t', columnName(target.display))}::text as display, ${sql.join(keys, sql`, `)}
+    sql`select t.id::bigint as id, ${column('t', columnName(target.display))}::text as display, ${sql.join(keys, sql`, `)}${parent}
       from ${sql.identifier(target.table)} t
       where (${any}${ids.length > 0 ? sql` or t.id = any(${pgArrayLiteral(ids)}::bigint[])` : sql``})${scope ? sql` and (${scope.where})` : sql``}`,
   );
@@ -352,11 +354,49 @@ export async function referencedRecords(
     const matched = new Set<string>([String(id), ...names.map((_, i) => String(row[`k${i}`] ?? ''))]);
     for (const text of matched) {
       if (!wanted.has(text)) continue;
-      const before = found.get(text);
-      found.set(text, before === undefined || (before !== 'ambiguous' && before.id === id) ? record : 'ambiguous');
+      const keys = row.parent === null || row.parent === undefined ? [text] : [text, withinKey(row.parent, text)];
+      for (const key of keys) {
+        const before = found.get(key);
+        found.set(key, before === undefined || (before !== 'ambiguous' && before.id === id) ? record : 'ambiguous');
+      }
     }
   }
   return found;
+}
+
+/** The key `referencedRecords` files a record under among those of one parent (a state by its country). */
+const withinKey = (parent: unknown, text: string) => `${String(parent)}\u0000${text}`;
+
+/**
+ * The field of a reference's target that names the record it lies within,
+ * when the reference is to be found within a sibling's record (`within`: a
+ * company's HQ state within its HQ country, whose states are those whose
+ * `countryId` is the country); undefined for other references.
+ */
+export function withinField(entity: EntityDescription, field: FieldDescription): string | undefined {
+  if (!field.within) return undefined;
+  const parent = findEntity(allFields(entity)[field.within.field]?.to ?? '');
+  const relation = parent?.relations?.[field.within.relation];
+  return relation?.kind === 'hasMany' ? relation.foreignKey : undefined;
+}
+
+/** Targets in the order their references are found: those found within a sibling's record after that sibling. */
+export function withinLast<T extends { field: FieldDescription }>(targets: readonly T[]): T[] {
+  return [...targets.filter((t) => !t.field.within), ...targets.filter((t) => t.field.within)];
+}
+
+/**
+ * The record a reference text names: with `parent` (the id the row's sibling
+ * field holds, for a reference found `within` it), only among that record's
+ * (Victoria in Australia, not in Canada or Mexico); else among all.
+ */
+export function foundReference(
+  found: Map<string, FoundRecord | 'ambiguous'> | undefined,
+  text: string,
+  parent?: unknown,
+): FoundRecord | 'ambiguous' | undefined {
+  const key = text.toLowerCase();
+  return typeof parent === 'number' ? found?.get(withinKey(parent, key)) : found?.get(key);
 }
 
 /**
@@ -419,10 +459,11 @@ async function resolveReferences(database: Database, plan: RowPlan, rows: ReadRo
   }
   const idsByEntity = new Map<string, Map<string, FoundRecord | 'ambiguous'>>();
   for (const [to, texts] of textsByEntity) {
-    idsByEntity.set(to, await referencedRecords(database, plan.actor, to, texts));
+    const within = references.map((target) => target.field.to === to && withinField(plan.entity, target.field));
+    idsByEntity.set(to, await referencedRecords(database, plan.actor, to, texts, within.find(Boolean) || undefined));
   }
   for (const row of rows) {
-    for (const target of references) {
+    for (const target of withinLast(references)) {
       const value = row.values[target.name];
       if (typeof value !== 'string' || value === '') continue;
       const to = referenceTarget(
@@ -436,7 +477,8 @@ async function resolveReferences(database: Database, plan: RowPlan, rows: ReadRo
         if (attached && !row.problems[attached.entityField]) row.problems[target.name] = NO_RECORD_TYPE;
         continue;
       }
-      const found = idsByEntity.get(to)?.get(value.toLowerCase());
+      const parent = target.field.within ? row.values[target.field.within.field] : undefined;
+      const found = foundReference(idsByEntity.get(to), value, parent);
       const problem = referenceProblem(to, value, found);
       if (problem) row.problems[target.name] = problem;
       if (found !== undefined && found !== 'ambiguous') {

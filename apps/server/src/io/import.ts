@@ -18,11 +18,14 @@ import { ColumnFormatScan, type Readings } from './import-formats.ts';
 import {
   type FoundRecord,
   findsReference,
+  foundReference,
   NO_RECORD_TYPE,
   recordTypeOf,
   referencedRecords,
   referenceProblem,
   referenceTarget,
+  withinField,
+  withinLast,
 } from './import-rows.ts';
 import { type Cell, type TableRow, UnreadableTable, yieldToOthers } from './table.ts';
 import { readXlsx } from './xlsx-reader.ts';
@@ -212,7 +215,10 @@ async function referencedIds(
     });
   }
   const ids = new Map<string, Map<string, FoundRecord | 'ambiguous'>>();
-  for (const [to, set] of names) ids.set(to, await referencedRecords(database, actor, to, set));
+  for (const [to, set] of names) {
+    const within = targets.map((target) => target.field.to === to && withinField(entity, target.field));
+    ids.set(to, await referencedRecords(database, actor, to, set, within.find(Boolean) || undefined));
+  }
   return ids;
 }
 
@@ -315,12 +321,14 @@ export async function importTable(
       // The parts of a value of several columns gather into one object (money: amount and currency).
       body[target.name] = target.part ? { ...(body[target.name] as object), [target.part]: value } : value;
     });
-    // References once the row is read: a note's record is found in the record type the row gives.
-    for (const target of targets) {
+    // References once the row is read: a note's record is found in the record type the row gives, a state
+    // within the country the row gives (so those last).
+    for (const target of withinLast(targets)) {
       const text = body[target.name];
       if (target.part || !findsReference(entity, target.name, target.field) || text === undefined) continue;
       const to = referenceTarget(entity, { name: target.name, to: target.field.to }, recordTypeOf(entity, body));
-      const found = to ? ids.get(to)?.get(String(text).toLowerCase()) : undefined;
+      const parent = target.field.within ? body[target.field.within.field] : undefined;
+      const found = to ? foundReference(ids.get(to), String(text), parent) : undefined;
       const problem = to ? referenceProblem(to, String(text), found) : NO_RECORD_TYPE;
       if (problem) {
         rowErrors[target.name] = problem;

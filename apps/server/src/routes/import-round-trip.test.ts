@@ -85,6 +85,7 @@ async function referencesOf(entity: EntityDescription): Promise<Record<string, n
   const refs: Record<string, number> = {};
   for (const [name, field] of Object.entries(allFields(entity))) {
     if (!isWritable(field) || field.type !== 'reference' || !field.to) continue;
+    if (field.within) continue;
     const target = findEntity(field.to) as EntityDescription;
     const display = sql.identifier(columnName(target.display));
     const table = sql.identifier(target.table);
@@ -93,6 +94,18 @@ async function referencesOf(entity: EntityDescription): Promise<Record<string, n
         group by ${display} having count(*) = 1 order by min(id) limit 1`,
     );
     if (found) refs[name] = found.id;
+  }
+  // A state is named within its country: one whose name another country's state has too (Victoria, La Rioja),
+  // which only the row's country tells apart.
+  for (const [name, field] of Object.entries(allFields(entity))) {
+    if (!isWritable(field) || !field.within) continue;
+    const [state] = await server.database.rows<{ id: number; country: number }>(
+      sql`select s.id::int as id, s.country_id::int as country from states s
+        where (select count(*) from states o where o.name = s.name) > 1 order by s.id limit 1`,
+    );
+    if (!state) throw new Error('The reference data has no two states of one name');
+    refs[name] = state.id;
+    refs[field.within.field] = state.country;
   }
   return refs;
 }

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInWithPermissions } from '../testing/accounts.ts';
@@ -110,6 +111,32 @@ describe('import', () => {
     expect(refused.body.error?.fields).toMatchObject({
       '2.recordId': 'Give the record type in its own column to find this record',
     });
+  });
+
+  it("finds a state within the row's country: a name two countries' states share is told apart by the country", async () => {
+    const [pair] = await server.database.rows<{ state: string; first: string; second: string }>(
+      sql`select s.name as state, min(c.name) as first, max(c.name) as second
+        from states s join countries c on c.id = s.country_id
+        group by s.name having count(distinct c.id) = 2 order by s.name limit 1`,
+    );
+    if (!pair) throw new Error('The reference data has no state name two countries share');
+    const city = unique('Stateville');
+    const csv = ['Name,HQ country,HQ state,City', `One,${pair.first},${pair.state},${city}`];
+    csv.push(`Two,${pair.second},${pair.state},${city}`);
+    expect(await importFile('companies', 'states.csv', csv.join('\n'))).toMatchObject({ status: 201 });
+    const stored = await server.database.rows<{ name: string; country: string; state_country: string }>(
+      sql`select t.name, c.name as country, sc.name as state_country from companies t
+        join countries c on c.id = t.hq_country_id join states s on s.id = t.hq_state_id
+        join countries sc on sc.id = s.country_id where t.city = ${city} order by t.name`,
+    );
+    expect(stored).toEqual([
+      { name: 'One', country: pair.first, state_country: pair.first },
+      { name: 'Two', country: pair.second, state_country: pair.second },
+    ]);
+    // Without a country the name stays ambiguous.
+    const refused = await importFile('companies', 'no-country.csv', `Name,HQ state\nThree,${pair.state}\n`);
+    expect(refused.status).toBe(400);
+    expect(refused.body.error?.fields).toMatchObject({ '2.hqStateId': `More than one state matches ${pair.state}` });
   });
 
   it('reads the first sheet of an XLSX workbook, dates and numbers as cells', async () => {
