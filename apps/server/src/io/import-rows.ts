@@ -260,6 +260,8 @@ interface ReadRow {
   id?: number;
   referenceNames: Record<string, string>;
   problems: Record<string, string>;
+  /** Reference texts that named several records, by field (see `ambiguousAsStored`). */
+  ambiguous: Record<string, string>;
 }
 
 function readRow(plan: RowPlan, { number, cells }: TableRow): ReadRow {
@@ -298,7 +300,7 @@ function readRow(plan: RowPlan, { number, cells }: TableRow): ReadRow {
   for (const { target, value, format } of plan.fixed) read(target, value, format);
   mappedFields.delete('id');
   const empty = new Set([...mappedFields].filter((name) => !filled.has(name)));
-  return { row: number, cells, values, empty, id, referenceNames: {}, problems };
+  return { row: number, cells, values, empty, id, referenceNames: {}, problems, ambiguous: {} };
 }
 
 /** The columns a reference is matched on in its target: the display field, the dedup keys, unique text fields (an ISO code), as the importer may read them. */
@@ -481,10 +483,65 @@ async function resolveReferences(database: Database, plan: RowPlan, rows: ReadRo
       const found = foundReference(idsByEntity.get(to), value, parent);
       const problem = referenceProblem(to, value, found);
       if (problem) row.problems[target.name] = problem;
+      if (found === 'ambiguous' && target.field.to) row.ambiguous[target.name] = value;
       if (found !== undefined && found !== 'ambiguous') {
         row.values[target.name] = found.id;
         row.referenceNames[target.name] = found.name;
       } else delete row.values[target.name];
+    }
+  }
+}
+
+/**
+ * An update's reference text that names several records (two firms called
+ * Falcon Ventures) means the one the record already holds, when that one is
+ * among them: an export imported again names each firm by its name, and the
+ * records keep their own. Only for rows that update one stored record; a
+ * create, or a record holding none of them, keeps the problem. One statement
+ * per field with such texts in the batch.
+ */
+async function ambiguousAsStored(
+  database: Database,
+  plan: RowPlan,
+  rows: ReadRow[],
+  matched: Map<number, { matches: { id: number }[] }>,
+): Promise<void> {
+  if (plan.duplicates?.action !== 'update') return;
+  const byField = new Map<string, { row: ReadRow; id: number; text: string }[]>();
+  for (const row of rows) {
+    const match = matched.get(row.row)?.matches;
+    if (match?.length !== 1) continue;
+    for (const [name, text] of Object.entries(row.ambiguous)) {
+      byField.set(name, [...(byField.get(name) ?? []), { row, id: (match[0] as { id: number }).id, text }]);
+    }
+  }
+  const fields = allFields(plan.entity);
+  for (const [name, pending] of byField) {
+    const target = findEntity(fields[name]?.to ?? '');
+    if (!target) continue;
+    const names = matchColumns(target, plan.actor);
+    const scope = limitedRowsScope(target, plan.actor);
+    // The referenced record is `t`, as in `referencedRecords` (the reader's scope of the target names its columns so).
+    const keys = names.map((key) => sql`lower(${column('t', columnName(key))}::text)`);
+    const stored = await database.rows<{
+      id: number | string;
+      ref: number | string;
+      display: string | null;
+      keys: string[];
+    }>(
+      sql`select o.id, t.id as ref, ${column('t', columnName(target.display))}::text as display,
+          array[t.id::text, ${sql.join(keys, sql`, `)}] as keys
+        from ${sql.identifier(plan.entity.table)} o join ${sql.identifier(target.table)} t on t.id = ${column('o', columnName(name))}
+        where o.id = any(${pgArrayLiteral(pending.map((p) => p.id))}::bigint[])${scope ? sql` and (${scope.where})` : sql``}`,
+    );
+    const holds = new Map(stored.map((s) => [Number(s.id), s]));
+    for (const { row, id, text } of pending) {
+      const held = holds.get(id);
+      if (!held?.keys.includes(text.toLowerCase())) continue;
+      row.values[name] = Number(held.ref);
+      row.referenceNames[name] = held.display ?? `#${held.ref}`;
+      delete row.problems[name];
+      delete row.ambiguous[name];
     }
   }
 }
@@ -667,6 +724,7 @@ export async function prepareRows(
   const read = await mapInSlices(batch, (row) => readRow(plan, row));
   await resolveReferences(database, plan, read);
   const matched = await matchStored(database, plan, read);
+  await ambiguousAsStored(database, plan, read, matched);
   const rule = plan.duplicates;
   const create = createSchema(plan.entity);
   const update = updateSchema(plan.entity);

@@ -17,8 +17,10 @@ import { startTestServer, type TestServer } from '../testing/test-server.ts';
  * fields of every type) and imported again with "update" by id changes
  * nothing, in CSV and in XLSX: 10,000 companies, and 1,000 of each other
  * record type that takes custom fields, which between them have every field
- * type an import writes; references point at records by a name no other record
- * has, as the export names them. Values a spreadsheet would read as formulas
+ * type an import writes; references point at records as the export names
+ * them, by name: a state whose name another country's state has (told apart
+ * by the row's country), a firm whose name another firm has (the record keeps
+ * the one it holds), the others by a name of their own. Values a spreadsheet would read as formulas
  * (the CSV export writes them behind a `'`), text with quotes, delimiters,
  * line breaks and characters outside Latin-1, and records without their
  * optional fields go through too. Nothing may be written: no version moves,
@@ -28,6 +30,7 @@ import { startTestServer, type TestServer } from '../testing/test-server.ts';
 /** Records made of each type: issue 14's 10,000 for companies, fewer of the others (they add field types, not scale). */
 const rowsOf = (resource: string) => (resource === 'companies' ? 10_000 : 1_000);
 let server: TestServer;
+const SHARED_FIRM_NAME = 'Round Trip Capital';
 
 /** Text a spreadsheet would run as a formula, or that reads like the export's own escape of one. */
 const awkwardTexts = (n: number) => [
@@ -86,6 +89,14 @@ async function referencesOf(entity: EntityDescription): Promise<Record<string, n
   for (const [name, field] of Object.entries(allFields(entity))) {
     if (!isWritable(field) || field.type !== 'reference' || !field.to) continue;
     if (field.within) continue;
+    if (field.to === 'firms') {
+      // A firm another firm shares its name with: an update keeps the one the record holds.
+      const [firm] = await server.database.rows<{ id: number }>(
+        sql`select max(id)::int as id from firms where name = ${SHARED_FIRM_NAME}`,
+      );
+      if (firm) refs[name] = firm.id;
+      continue;
+    }
     const target = findEntity(field.to) as EntityDescription;
     const display = sql.identifier(columnName(target.display));
     const table = sql.identifier(target.table);
@@ -113,10 +124,10 @@ async function referencesOf(entity: EntityDescription): Promise<Record<string, n
 beforeAll(async () => {
   server = await startTestServer();
   await defineEveryCustomFieldType(adminClient(server));
-  // Referenced records with names of their own, made first: a firm (contacts, funds, investors name theirs).
+  // Referenced records made first: two firms of one name (contacts, funds and investors name the second).
   const firms = await currentDescription(server.database, findEntity('firms') as EntityDescription);
   await server.database.db.transaction((tx) =>
-    createRecords(server.database, firms, [{ name: 'Round Trip Capital' }], systemActor, tx),
+    createRecords(server.database, firms, [{ name: SHARED_FIRM_NAME }, { name: SHARED_FIRM_NAME }], systemActor, tx),
   );
   for (const resource of customizableResources) {
     const entity = await currentDescription(server.database, findEntity(resource) as EntityDescription);
