@@ -97,6 +97,8 @@ export interface PreparedRow {
   key?: string;
   /** For an update: the values before, of the fields it changes. */
   previous?: Record<string, unknown>;
+  /** For an update: what the file gives fields set once at creation (a note's record), to compare with the stored. */
+  immutable?: Record<string, unknown>;
 }
 
 /**
@@ -761,6 +763,13 @@ export async function prepareRows(
         const field = fields[name];
         if (field && result.values[name] === undefined) result.values[name] = cleared(field);
       }
+      // Fields set once (a note's record type and record) are no part of an update: the stored values must be
+      // the file's (an export imported again), which compareWithStored checks.
+      for (const name of Object.keys(result.values)) {
+        if (!fields[name]?.immutable) continue;
+        result.immutable = { ...result.immutable, [name]: result.values[name] };
+        delete result.values[name];
+      }
       const parsed = update.safeParse(result.values);
       if (parsed.success) result.values = parsed.data as Record<string, unknown>;
       else schemaProblems(parsed.error, result.problems);
@@ -789,12 +798,19 @@ async function compareWithStored(
     updating.map((r) => (r.match as { id: number }).id),
   );
   const fields = allFields(plan.entity);
+  const create = createSchema(plan.entity);
   for (const row of updating) {
     const before = stored.get((row.match as { id: number }).id);
     if (!before) {
       row.problems.row = 'The record it matched is gone';
       continue;
     }
+    for (const [name, value] of Object.entries(row.immutable ?? {})) {
+      const field = fields[name];
+      if (canonical(create, field, name, value) === canonical(create, field, name, before[name])) continue;
+      row.problems[name] = `${field?.label ?? name} cannot be changed once the record is made`;
+    }
+    if (Object.keys(row.problems).length > 0) continue;
     const changes: Record<string, unknown> = {};
     const previous: Record<string, unknown> = {};
     for (const [name, value] of Object.entries(row.values)) {

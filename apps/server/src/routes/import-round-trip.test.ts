@@ -143,44 +143,105 @@ beforeAll(async () => {
 
 afterAll(async () => server?.close());
 
+/** Exports every record of `resource` and imports the file again with update by id; answers the job and the rows. */
+async function roundTrip(resource: string, format: 'csv' | 'xlsx', edit: (file: Uint8Array) => Uint8Array = (f) => f) {
+  const entity = await currentDescription(server.database, findEntity(resource) as EntityDescription);
+  const before = await stored(entity);
+  const entries = await historyEntries();
+  const exported = await server.fetch(`/api/v1/${resource}/export?format=${format}`);
+  expect(exported.status).toBe(200);
+  const bytes = edit(new Uint8Array(await exported.arrayBuffer()));
+  const uploaded = await uploadImport(server, resource, `${resource}.${format}`, bytes);
+  expect(uploaded.status, JSON.stringify(uploaded.body).slice(0, 2000)).toBe(201);
+  // Every field a record's form writes has its column; the ones the server keeps (dates, version...) are skipped.
+  const mapped = new Set(uploaded.body.columns.flatMap((c) => (c.target ? [c.target.field] : [])));
+  for (const [name, field] of Object.entries(allFields(entity))) {
+    if (isWritable(field)) expect(mapped, name).toContain(name);
+  }
+  expect(mapped).toContain('id');
+  const started = await startImport(server, {
+    entity: resource,
+    uploadId: uploaded.body.uploadId,
+    mapping: uploaded.body.columns.map((c) => c.target),
+    duplicates: { key: 'id', action: 'update' },
+  });
+  expect(started.status, JSON.stringify(started.body)).toBe(202);
+  const job = await waitForImport(server, started.body.id, undefined, 180_000);
+  return { job, before, after: await stored(entity), entries };
+}
+
+/** Nothing written: every row as it was, no history entry, every record counted unchanged. */
+async function expectUnchanged({ job, before, after, entries }: Awaited<ReturnType<typeof roundTrip>>) {
+  expect(job.problems.slice(0, 5)).toEqual([]);
+  const changed = [...before].filter(([id, row]) => after.get(id) !== row);
+  expect(
+    changed.slice(0, 2).map(([id, row]) => ({ before: row, after: after.get(id) })),
+    `${changed.length} rows changed`,
+  ).toEqual([]);
+  expect(job).toMatchObject({ status: 'succeeded', created: 0, updated: 0, unchanged: before.size, failed: 0 });
+  expect(after.size).toBe(before.size);
+  expect(await historyEntries()).toBe(entries);
+}
+
 describe.each(
-  customizableResources.flatMap((resource) => (['csv', 'xlsx'] as const).map((format) => [resource, format])),
+  customizableResources.flatMap((resource) => (['csv', 'xlsx'] as const).map((format) => [resource, format] as const)),
 )('every one of %s exported as %s, imported again with "update" by id', (resource, format) => {
   it('changes nothing', async () => {
-    const entity = await currentDescription(server.database, findEntity(resource) as EntityDescription);
-    const before = await stored(entity);
-    expect(before.size).toBeGreaterThanOrEqual(rowsOf(resource));
-    const entries = await historyEntries();
-
-    const exported = await server.fetch(`/api/v1/${resource}/export?format=${format}`);
-    expect(exported.status).toBe(200);
-    const bytes = new Uint8Array(await exported.arrayBuffer());
-    const uploaded = await uploadImport(server, resource, `${resource}.${format}`, bytes);
-    expect(uploaded.status, JSON.stringify(uploaded.body).slice(0, 2000)).toBe(201);
-    // Every field a record's form writes has its column; the ones the server keeps (dates, version...) are skipped.
-    const mapped = new Set(uploaded.body.columns.flatMap((c) => (c.target ? [c.target.field] : [])));
-    for (const [name, field] of Object.entries(allFields(entity))) {
-      if (isWritable(field)) expect(mapped, name).toContain(name);
-    }
-    expect(mapped).toContain('id');
-
-    const started = await startImport(server, {
-      entity: resource,
-      uploadId: uploaded.body.uploadId,
-      mapping: uploaded.body.columns.map((c) => c.target),
-      duplicates: { key: 'id', action: 'update' },
-    });
-    expect(started.status, JSON.stringify(started.body)).toBe(202);
-    const job = await waitForImport(server, started.body.id, undefined, 180_000);
-    expect(job.problems.slice(0, 5)).toEqual([]);
-    const after = await stored(entity);
-    const changed = [...before].filter(([id, row]) => after.get(id) !== row);
-    expect(
-      changed.slice(0, 2).map(([id, row]) => ({ before: row, after: after.get(id) })),
-      `${changed.length} rows changed`,
-    ).toEqual([]);
-    expect(job).toMatchObject({ status: 'succeeded', created: 0, updated: 0, unchanged: before.size, failed: 0 });
-    expect(after.size).toBe(before.size);
-    expect(await historyEntries()).toBe(entries);
+    const result = await roundTrip(resource, format);
+    expect(result.before.size).toBeGreaterThanOrEqual(rowsOf(resource));
+    await expectUnchanged(result);
   }, 240_000);
+});
+
+describe('notes and tasks, whose record is set once', () => {
+  let companyIds: number[];
+
+  beforeAll(async () => {
+    const two = await server.database.rows<{ id: number }>(
+      sql`select id::int as id from companies order by id limit 2`,
+    );
+    companyIds = two.map((c) => c.id);
+    const [company, other] = companyIds;
+    const notes = (n: number) => ({ entity: 'companies', recordId: n % 2 ? company : other, body: `=Note ${n}` });
+    const tasks = (n: number) => ({ title: `Task ${n}`, status: 'Open', entity: 'companies', recordId: company });
+    for (const [resource, values] of [
+      ['notes', notes],
+      ['tasks', tasks],
+    ] as const) {
+      const entity = await currentDescription(server.database, findEntity(resource) as EntityDescription);
+      const rows = Array.from({ length: 20 }, (_, n) => createSchema(entity).parse(values(n)));
+      await server.database.db.transaction((tx) => createRecords(server.database, entity, rows, systemActor, tx));
+    }
+  });
+
+  it.each([
+    ['notes', 'csv'],
+    ['notes', 'xlsx'],
+    ['tasks', 'csv'],
+    ['tasks', 'xlsx'],
+  ] as const)('%s exported as %s and imported again with update change nothing', async (resource, format) => {
+    await expectUnchanged(await roundTrip(resource, format));
+  });
+
+  it('refuses a file that moves a note to another record, and writes nothing', async () => {
+    const [first] = await server.database.rows<{ id: number; record: number }>(
+      sql`select id::int as id, record_id::int as record from notes order by id limit 1`,
+    );
+    // The export names a note's record by its id.
+    const from = String(first?.record);
+    const to = String(companyIds.find((id) => id !== first?.record));
+    const moved = (file: Uint8Array) => {
+      const lines = new TextDecoder().decode(file).split('\n');
+      const row = lines.findIndex((line) => line.startsWith(`${first?.id},`));
+      expect(lines[row]).toContain(`,companies,${from},`);
+      lines[row] = (lines[row] as string).replace(`,companies,${from},`, `,companies,${to},`);
+      return new TextEncoder().encode(lines.join('\n'));
+    };
+    const { job, before, after } = await roundTrip('notes', 'csv', moved);
+    expect(job.status).toBe('failed');
+    expect(job.problems).toContainEqual(
+      expect.objectContaining({ field: 'recordId', message: 'Record cannot be changed once the record is made' }),
+    );
+    expect(after).toEqual(before);
+  });
 });
