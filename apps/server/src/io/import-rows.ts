@@ -372,16 +372,23 @@ export async function referencedRecords(
 const withinKey = (parent: unknown, text: string) => `${String(parent)}\u0000${text}`;
 
 /**
- * The field of a reference's target that names the record it lies within,
- * when the reference is to be found within a sibling's record (`within`: a
- * company's HQ state within its HQ country, whose states are those whose
- * `countryId` is the country); undefined for other references.
+ * The field of `to` that names the record its rows lie within, when one of
+ * `targets` (the file's references) is to be found within a sibling's record
+ * (`within`: a company's HQ state within its HQ country, whose states are
+ * those whose `countryId` is the country); undefined otherwise.
  */
-export function withinField(entity: EntityDescription, field: FieldDescription): string | undefined {
-  if (!field.within) return undefined;
-  const parent = findEntity(allFields(entity)[field.within.field]?.to ?? '');
-  const relation = parent?.relations?.[field.within.relation];
-  return relation?.kind === 'hasMany' ? relation.foreignKey : undefined;
+export function withinFieldOf(
+  entity: EntityDescription,
+  targets: readonly { field: FieldDescription }[],
+  to: string,
+): string | undefined {
+  for (const { field } of targets) {
+    if (field.to !== to || !field.within) continue;
+    const parent = findEntity(allFields(entity)[field.within.field]?.to ?? '');
+    const relation = parent?.relations?.[field.within.relation];
+    if (relation?.kind === 'hasMany') return relation.foreignKey;
+  }
+  return undefined;
 }
 
 /** Targets in the order their references are found: those found within a sibling's record after that sibling. */
@@ -463,8 +470,8 @@ async function resolveReferences(database: Database, plan: RowPlan, rows: ReadRo
   }
   const idsByEntity = new Map<string, Map<string, FoundRecord | 'ambiguous'>>();
   for (const [to, texts] of textsByEntity) {
-    const within = references.map((target) => target.field.to === to && withinField(plan.entity, target.field));
-    idsByEntity.set(to, await referencedRecords(database, plan.actor, to, texts, within.find(Boolean) || undefined));
+    const within = withinFieldOf(plan.entity, references, to);
+    idsByEntity.set(to, await referencedRecords(database, plan.actor, to, texts, within));
   }
   for (const row of rows) {
     for (const target of withinLast(references)) {

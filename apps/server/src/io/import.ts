@@ -24,7 +24,7 @@ import {
   referencedRecords,
   referenceProblem,
   referenceTarget,
-  withinField,
+  withinFieldOf,
   withinLast,
 } from './import-rows.ts';
 import { type Cell, type TableRow, UnreadableTable, yieldToOthers } from './table.ts';
@@ -216,8 +216,7 @@ async function referencedIds(
   }
   const ids = new Map<string, Map<string, FoundRecord | 'ambiguous'>>();
   for (const [to, set] of names) {
-    const within = targets.map((target) => target.field.to === to && withinField(entity, target.field));
-    ids.set(to, await referencedRecords(database, actor, to, set, within.find(Boolean) || undefined));
+    ids.set(to, await referencedRecords(database, actor, to, set, withinFieldOf(entity, targets, to)));
   }
   return ids;
 }
