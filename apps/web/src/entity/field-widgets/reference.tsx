@@ -19,7 +19,7 @@ interface Option {
   label: string;
 }
 
-/** Shows every option the server answered: it already searched. */
+/** Shows every option the server answered for the text typed: it already searched (by other fields too). */
 const serverFiltered = ({ options }: { options: unknown[] }) => options as never;
 
 /**
@@ -61,10 +61,16 @@ export function ReferencePicker({
     value && initialLabel ? { value, label: initialLabel } : undefined,
   );
   const selectedLabel = known?.value === value ? known.label : undefined;
-  const { data: rows = [], isFetching } = useSearchQuery(
-    { resource: to, display, q: q === selectedLabel ? '' : q },
-    { skip: !target || localizedNames.localized },
-  );
+  const asked = q === selectedLabel ? '' : q;
+  const {
+    data: rows = [],
+    currentData,
+    isFetching,
+  } = useSearchQuery({ resource: to, display, q: asked }, { skip: !target || localizedNames.localized });
+  // The server's answer for the text typed is not in yet (the search waits for typing to pause, then for the
+  // server): meanwhile the last answer's options that hold the text are shown, so the list follows the typing at
+  // once rather than reordering under the pointer when the answer comes (a click landing on another option).
+  const answered = currentData !== undefined && search.trim() === asked.trim();
   const options = useMemo(() => {
     if (localizedNames.localized) {
       const all = [...localizedNames.options];
@@ -76,8 +82,8 @@ export function ReferencePicker({
     return found;
   }, [localizedNames, rows, display, known, value]);
   const filter = useMemo(
-    () => (localizedNames.localized ? nameFilter(language) : serverFiltered),
-    [localizedNames.localized, language],
+    () => (localizedNames.localized || !answered ? nameFilter(language) : serverFiltered),
+    [localizedNames.localized, answered, language],
   );
   return (
     <Select
@@ -92,7 +98,9 @@ export function ReferencePicker({
       filter={filter}
       searchValue={search}
       onSearchChange={setSearch}
-      nothingFoundMessage={isFetching ? t('search.loading') : t('search.none')}
+      nothingFoundMessage={
+        !localizedNames.localized && (isFetching || !answered) ? t('search.loading') : t('search.none')
+      }
       comboboxProps={inPopover ? { withinPortal: false } : undefined}
       onChange={(next, option) => {
         setKnown(option ? { value: option.value, label: option.label } : undefined);
