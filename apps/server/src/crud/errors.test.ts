@@ -220,7 +220,13 @@ describe('create and update bodies', () => {
       currency: 'Required',
     });
     const cleared = await api.patch(`/api/v1/companies/${company.id}`, { name: null }, 1);
-    expect(refused(cleared, 400, 'validation_failed')).toHaveProperty('name');
+    expect(refused(cleared, 400, 'validation_failed')).toEqual({ name: 'Required' });
+    // A required field of a type with its own message says Required too, missing or null (a link's record).
+    const deal = await factories(api).deal();
+    for (const investorId of [undefined, null]) {
+      const link = await api.post('/api/v1/dealInvestors', { dealId: deal.id, investorId });
+      expect(refused(link, 400, 'validation_failed')).toEqual({ investorId: 'Required' });
+    }
   });
 
   it('names values of the wrong kind', async () => {

@@ -11,15 +11,27 @@ import { fieldTypeModule } from './field-types.ts';
  * what a bundle holds (issue #11, docs/decisions/0017).
  */
 
-// A missing value reads "Required" everywhere (forms and API alike), not zod's type message.
+// A missing value reads "Required" everywhere (forms and API alike), not zod's type message; so does a null
+// where no null is taken (a required field).
 z.config({
-  customError: (issue) => (issue.code === 'invalid_type' && issue.input === undefined ? 'Required' : undefined),
+  customError: (issue) =>
+    issue.code === 'invalid_type' && (issue.input === undefined || issue.input === null) ? 'Required' : undefined,
 });
 
-const isoDate = z.iso.date({ error: 'Expected a date as YYYY-MM-DD' });
-const isoDateTime = z.iso.datetime({ offset: true, error: 'Expected a date and time in ISO 8601' });
+/**
+ * A schema's own error that still says "Required" for a missing or null value: a schema's error outranks the
+ * global one above, so a required reference left empty read "Expected the id of a record". Null reaches a
+ * schema only where the field takes no null (a required field).
+ */
+const missingOr =
+  (message: string | (() => string)) =>
+  (issue: { input?: unknown }): string =>
+    issue.input === undefined || issue.input === null ? 'Required' : typeof message === 'string' ? message : message();
+
+const isoDate = z.iso.date({ error: missingOr('Expected a date as YYYY-MM-DD') });
+const isoDateTime = z.iso.datetime({ offset: true, error: missingOr('Expected a date and time in ISO 8601') });
 const currencyCode = z.string().regex(/^[A-Z]{3}$/, 'Expected an ISO 4217 currency code such as USD');
-const finite = z.number({ error: 'Expected a number' }).finite();
+const finite = z.number({ error: missingOr('Expected a number') }).finite();
 
 /** PostgreSQL cannot store the NUL character in text. */
 const withoutNul = /^[^\0]*$/;
@@ -35,7 +47,7 @@ const nulMessage = 'Cannot contain the NUL character';
 function fieldNumber(field: FieldDescription, whole: boolean): z.ZodType<number> {
   const message = () => ruleMessage(field) ?? 'Expected a number';
   const { min, max } = boundsOf({ ...field, notFuture: false });
-  let s = z.number({ error: message }).finite({ error: message });
+  let s = z.number({ error: missingOr(message) }).finite({ error: message });
   if (whole) s = s.int({ error: message });
   if (min !== undefined) s = s.min(min, { error: message });
   if (max !== undefined) s = s.max(max, { error: message });
@@ -70,6 +82,7 @@ const anyText = () => z.string().max(500);
 /** What the field type modules build their schemas with: zod, and the pieces several types share. */
 const schemaKit = {
   z,
+  missingOr,
   isoDate,
   isoDateTime,
   currencyCode,
