@@ -213,4 +213,59 @@ describe('import wizard', () => {
     await dialog.getByTestId('import-done').getByText('Import undone').waitFor();
     expect(new URL(page.url()).searchParams.get('import')).toBe(jobId);
   }, 240_000);
+
+  it('previews an update by id as the records will be: unchanged values shown, a changed one with what it was', async () => {
+    const created = async (body: Record<string, unknown>) => {
+      const answer = await server.fetch('/api/v1/companies', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      return (await answer.json()) as { id: number };
+    };
+    const moving = await created({ name: 'Update Moving', city: 'Lyon', employees: 10 });
+    const staying = await created({ name: 'Update Staying', city: 'Nantes', employees: 4 });
+    const page = await newPage(browser);
+    const dialog = await openImportWizard(page, `${server.url}/companies`);
+    const csv = [
+      'ID,Name,City,Employees',
+      `${moving.id},Update Moving,Paris,10`,
+      `${staying.id},Update Staying,Nantes,4`,
+    ];
+    await dialog.locator('input[type="file"]').setInputFiles({
+      name: 'update.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(csv.join('\n')),
+    });
+    await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
+    await dialog.getByTestId('import-mapping').waitFor();
+    await dialog.getByRole('button', { name: 'Preview', exact: true }).click();
+    const preview = dialog.getByTestId('import-preview');
+    await preview.waitFor();
+    await choose(page, dialog, 'Duplicates matched on', 'ID');
+    await choose(page, dialog, 'A duplicate is', 'Updated');
+    const rows = preview.locator('tbody tr');
+    await expect.poll(() => rows.nth(0).locator('td').first().textContent()).toBe('Update');
+    // Every value the record will hold; the one that changes marked, with the value it replaces.
+    expect(await rows.nth(0).locator('td').allTextContents()).toEqual([
+      'Update',
+      String(moving.id),
+      'Update Moving',
+      'ParisWas Lyon',
+      '10',
+      '',
+    ]);
+    expect(await rows.nth(0).locator('td[data-changed]').count()).toBe(1);
+    expect(await rows.nth(1).locator('td').allTextContents()).toEqual([
+      'Unchanged',
+      String(staying.id),
+      'Update Staying',
+      'Nantes',
+      '4',
+      '',
+    ]);
+    expect(await rows.nth(1).locator('td[data-changed]').count()).toBe(0);
+    await noSeriousViolations(page);
+    await shot(page, 'update-preview');
+  }, 120_000);
 });

@@ -225,10 +225,14 @@ export type RowAction = (typeof rowActions)[number];
 
 export const previewRowSchema = z.object({
   row: z.number(),
-  /** The record's values as they would be stored (references as ids). */
+  /** The record's values as they would be stored (references as ids); an update's include those it leaves as they are, and a row matching a stored record its id. */
   values: z.record(z.string(), z.unknown()),
   /** The display names of the records its references found, by field ("France" for the id of HQ country). */
   names: z.record(z.string(), z.string()),
+  /** An update's fields that change, with their values before (empty for any other row). */
+  previous: z.record(z.string(), z.unknown()),
+  /** The display names of the records the changed references held before, by field. */
+  previousNames: z.record(z.string(), z.string()),
   /** Problems by field (`row` for the row as a whole). */
   problems: z.record(z.string(), z.string()),
   /** What the row would do, when the duplicates rule is given. */

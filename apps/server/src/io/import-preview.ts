@@ -185,7 +185,7 @@ export async function previewImport(
   // Every row was read: the job need not read them again to decide the same formats.
   if (formatted && !more) await keepScan(database, upload, settings, scanned.length, formatted.found);
   const plan = formatted?.plan;
-  const prepared = plan ? await prepareRows(database, plan, sample, new KeysSeen()) : [];
+  const prepared = plan ? await prepareRows(database, plan, sample, new KeysSeen(), { namesBefore: true }) : [];
   const picklists: ImportPreview['picklists'] = [];
   for (const { index, target } of plan?.columns ?? []) {
     const newValuesKept = Boolean(fieldTypeModule(target.field.type).storedOptions);
@@ -256,8 +256,11 @@ export async function previewImport(
     decimalMarkNeeded: plan ? needsDecimalMark(plan) : false,
     rows: prepared.map((row) => ({
       row: row.row,
-      values: row.values,
+      // A row matching a stored record names it by its id (what an ID column shows).
+      values: { ...(row.match ? { id: row.match.id } : {}), ...(row.given ?? row.values) },
       names: row.referenceNames,
+      previous: row.previous ?? {},
+      previousNames: row.previousNames ?? {},
       problems: row.problems,
       action: settings.duplicates ? row.action : null,
     })),

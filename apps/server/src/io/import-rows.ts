@@ -1,5 +1,5 @@
 import { readableDescription } from '@data-platform/shared/entities/access';
-import { allFields, type EntityDescription } from '@data-platform/shared/entities/entity';
+import { allFields, type EntityDescription, referenceRelationName } from '@data-platform/shared/entities/entity';
 import { createSchema, updateSchema } from '@data-platform/shared/entities/record-schema';
 import { findEntity } from '@data-platform/shared/entities/registry';
 import {
@@ -10,9 +10,10 @@ import {
 } from '@data-platform/shared/fields/cell-formats';
 import { type FieldDescription, fieldTypeModule } from '@data-platform/shared/fields/field-types';
 import type { ImportSettings, RowAction } from '@data-platform/shared/imports';
+import type { JoinSpec } from '@data-platform/shared/query/list-query';
 import { type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import { limitedRowsScope, readableScope } from '../access/reading.ts';
+import { limitedRowsScope, limitJoins, readableScope } from '../access/reading.ts';
 import { assertReferencesReadable } from '../access/references.ts';
 import type { Actor } from '../auth/actor.ts';
 import { listRecords } from '../crud/records.ts';
@@ -97,6 +98,10 @@ export interface PreparedRow {
   key?: string;
   /** For an update: the values before, of the fields it changes. */
   previous?: Record<string, unknown>;
+  /** For an update, when asked (`PrepareOptions.namesBefore`): the names of the records its changed references held. */
+  previousNames?: Record<string, string>;
+  /** For an update: every value the file gives (fields it leaves as they are included), as the record will hold them. */
+  given?: Record<string, unknown>;
   /** For an update: what the file gives fields set once at creation (a note's record), to compare with the stored. */
   immutable?: Record<string, unknown>;
 }
@@ -638,11 +643,30 @@ function canonical(schema: z.ZodObject, field: FieldDescription | undefined, nam
   );
 }
 
-/** The stored values of the records a batch updates, for the fields the file maps (one list statement). */
+/**
+ * The joins naming the records the planned reference fields point at (`hqCountry(name)` for `hqCountryId`),
+ * each as the actor may have it (limitJoins); references found by record type (a note's record) have none.
+ */
+function referenceJoins(plan: RowPlan): JoinSpec[] {
+  const joins: JoinSpec[] = [];
+  for (const { name, field } of plannedTargets(plan)) {
+    const relation = referenceRelationName(name);
+    const target = field.type === 'reference' && field.to && relation !== name ? findEntity(field.to) : undefined;
+    if (target) joins.push({ relation, target: target.name, fields: [target.display] });
+  }
+  limitJoins(plan.actor, { join: joins });
+  return joins;
+}
+
+/**
+ * The stored values of the records a batch updates, for the fields the file maps (one list statement); with
+ * `namesBefore`, the records their references point at too, by name (under the reference's relation name).
+ */
 async function storedValues(
   database: Database,
   plan: RowPlan,
   ids: number[],
+  namesBefore: boolean,
 ): Promise<Map<number, Record<string, unknown>>> {
   const stored = new Map<number, Record<string, unknown>>();
   if (ids.length === 0) return stored;
@@ -652,7 +676,7 @@ async function storedValues(
     plan.entity,
     {
       select,
-      join: [],
+      join: namesBefore ? referenceJoins(plan) : [],
       where: { field: 'id', op: 'in', value: ids },
       sort: [{ field: 'id', dir: 'asc' }],
       sortGiven: true,
@@ -700,6 +724,11 @@ export class KeysSeen {
   }
 }
 
+export interface PrepareOptions {
+  /** Name the records an update's changed references held before (`previousNames`): a preview shows them. */
+  namesBefore?: boolean;
+}
+
 /** Rows of a batch read or checked between two turns of the event loop. */
 const SLICE_ROWS = 200;
 
@@ -729,6 +758,7 @@ export async function prepareRows(
   plan: RowPlan,
   batch: readonly TableRow[],
   seen: KeysSeen,
+  options: PrepareOptions = {},
 ): Promise<PreparedRow[]> {
   const read = await mapInSlices(batch, (row) => readRow(plan, row));
   await resolveReferences(database, plan, read);
@@ -787,22 +817,27 @@ export async function prepareRows(
     }
     return result;
   });
-  await compareWithStored(database, plan, prepared, update);
+  await compareWithStored(database, plan, prepared, update, options);
   return prepared;
 }
 
-/** Updates keep only the fields whose value changes; one that changes nothing is `unchanged`. */
+/**
+ * Updates keep only the fields whose value changes; one that changes nothing is `unchanged`. Every value the
+ * file gives stays in `given`, the changed fields' values before in `previous` (and, asked, `previousNames`).
+ */
 async function compareWithStored(
   database: Database,
   plan: RowPlan,
   rows: PreparedRow[],
   update: z.ZodObject,
+  { namesBefore = false }: PrepareOptions,
 ): Promise<void> {
   const updating = rows.filter((r) => r.action === 'update' && r.match && Object.keys(r.problems).length === 0);
   const stored = await storedValues(
     database,
     plan,
     updating.map((r) => (r.match as { id: number }).id),
+    namesBefore,
   );
   const fields = allFields(plan.entity);
   const create = createSchema(plan.entity);
@@ -820,14 +855,22 @@ async function compareWithStored(
     if (Object.keys(row.problems).length > 0) continue;
     const changes: Record<string, unknown> = {};
     const previous: Record<string, unknown> = {};
+    const previousNames: Record<string, string> = {};
     for (const [name, value] of Object.entries(row.values)) {
       const field = fields[name];
       if (canonical(update, field, name, value) === canonical(update, field, name, before[name])) continue;
       changes[name] = value;
       previous[name] = before[name] ?? null;
+      const held = before[referenceRelationName(name)] as Record<string, unknown> | null | undefined;
+      const display = field?.to ? findEntity(field.to)?.display : undefined;
+      if (namesBefore && name !== referenceRelationName(name) && held && display && held[display] != null) {
+        previousNames[name] = String(held[display]);
+      }
     }
+    row.given = { ...row.immutable, ...row.values };
     row.values = changes;
     row.previous = previous;
+    if (namesBefore) row.previousNames = previousNames;
     if (Object.keys(changes).length === 0) row.action = 'unchanged';
   }
 }

@@ -125,6 +125,8 @@ describe('a value for every row', () => {
         row: 2,
         values: { indexId: index.id, date: '2004-12-31', level: 3421.567 },
         names: { indexId: index.name },
+        previous: {},
+        previousNames: {},
         problems: {},
         action: null,
       },

@@ -121,6 +121,8 @@ describe('import preview', () => {
         row: 4,
         values: { name: 'Initech', website: 'https://www.initech.example', employees: 250, foundedYear: 1999 },
         names: {},
+        previous: {},
+        previousNames: {},
         problems: {},
         action: null,
       },
@@ -217,6 +219,62 @@ describe('import preview', () => {
       ['create', { domain: 'The same domain as row 3' }],
     ]);
     expect(await countCompanies()).toBe(before);
+  });
+
+  it('shows an update as the record will be: the values it keeps, and what each changed field held (by name)', async () => {
+    const countryId = async (name: string) => {
+      const answer = await server.fetch(`/api/v1/countries?filter[name][eq]=${name}&select=name`);
+      return ((await answer.json()) as { data: { id: number }[] }).data[0]?.id;
+    };
+    const [france, germany] = [await countryId('France'), await countryId('Germany')];
+    const moving = await make.company({ name: unique('Moving Co'), hqCountryId: france, employees: 10 });
+    const staying = await make.company({ name: unique('Staying Co'), hqCountryId: germany, employees: 5 });
+    const csv = [
+      'Id,Name,HQ country,Employees,City',
+      `${moving.id},${moving.name},Germany,12,Berlin`,
+      `${staying.id},${staying.name},Germany,5,`,
+    ].join('\n');
+    const uploaded = await upload('update.csv', csv);
+    const checked = await preview({
+      entity: 'companies',
+      uploadId: uploaded.body.uploadId,
+      mapping: [
+        { field: 'id' },
+        { field: 'name' },
+        { field: 'hqCountryId' },
+        { field: 'employees' },
+        { field: 'city' },
+      ],
+      duplicates: { key: 'id', action: 'update' },
+    });
+    expect(checked.status, JSON.stringify(checked.body)).toBe(200);
+    const [update, unchanged] = checked.body.rows;
+    expect(update).toMatchObject({
+      action: 'update',
+      // Every value the row stores, the name it leaves as it is among them.
+      values: { id: moving.id, name: moving.name, hqCountryId: germany, employees: 12, city: 'Berlin' },
+      names: { hqCountryId: 'Germany' },
+      previous: { hqCountryId: france, employees: 10, city: null },
+      previousNames: { hqCountryId: 'France' },
+      problems: {},
+    });
+    expect(Object.keys(update?.previous ?? {}).sort()).toEqual(['city', 'employees', 'hqCountryId']);
+    expect(unchanged).toMatchObject({
+      action: 'unchanged',
+      values: { id: staying.id, name: staying.name, hqCountryId: germany, employees: 5, city: null },
+      previous: {},
+      previousNames: {},
+    });
+    // A preview without the duplicate rule creates: nothing before.
+    const plain = await preview({
+      entity: 'companies',
+      uploadId: uploaded.body.uploadId,
+      mapping: checked.body.columns.map((c) => c.target),
+    });
+    expect(plain.body.rows.map((r) => [r.previous, r.previousNames])).toEqual([
+      [{}, {}],
+      [{}, {}],
+    ]);
   });
 
   it('finds the record a note is on by its id or name, in the record type the same row gives', async () => {

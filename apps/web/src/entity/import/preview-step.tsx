@@ -23,7 +23,8 @@ export function storedText(value: unknown): string {
 /**
  * Preview: the first rows of the file as they would be stored (with the
  * values given for every row), each problem shown in its cell (or, for the row or an unmapped field, beside it), and
- * what each row would do with the duplicate rule; the rule and the mode.
+ * what each row would do with the duplicate rule; an update's changed cells marked, with the value they held
+ * before; the rule and the mode.
  * Nothing is written until the import starts.
  */
 export function PreviewStep({
@@ -146,13 +147,34 @@ export function PreviewStep({
                   ) : null}
                   {fields.map((field) => {
                     const problem = row.problems[field];
+                    const before = Object.hasOwn(row.previous, field)
+                      ? (row.previousNames[field] ?? storedText(row.previous[field]))
+                      : undefined;
                     return (
                       <Table.Td
                         key={field}
                         data-problem={problem ? true : undefined}
-                        bg={problem ? 'var(--mantine-color-red-light)' : undefined}
+                        data-changed={before !== undefined || undefined}
+                        bg={
+                          problem
+                            ? 'var(--mantine-color-red-light)'
+                            : before !== undefined
+                              ? 'var(--mantine-color-yellow-light)'
+                              : undefined
+                        }
                       >
-                        <Text size="sm">{row.names[field] ?? storedText(row.values[field])}</Text>
+                        <Text size="sm" fw={before !== undefined ? 600 : undefined}>
+                          {row.names[field] ?? storedText(row.values[field])}
+                        </Text>
+                        {before === '' ? <Text size="xs">{t('wizard.beforeEmpty')}</Text> : null}
+                        {before ? (
+                          <Text size="xs">
+                            {t('wizard.before')}{' '}
+                            <Text span inherit td="line-through">
+                              {before}
+                            </Text>
+                          </Text>
+                        ) : null}
                         {problem ? (
                           <Text size="xs" c="red.9" fw={500}>
                             {problem}
