@@ -1,5 +1,5 @@
 import { startTestServer, type TestServer } from '@data-platform/server/testing/test-server';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './browser.ts';
 import { ARTIFACTS_DIR, newPage, noSeriousViolations, openSignedIn } from './web.ts';
@@ -41,6 +41,31 @@ describe('the search palette', () => {
 
   const palette = (page: Page) => page.getByRole('dialog', { name: 'Search records' });
   const box = (page: Page) => palette(page).getByRole('combobox', { name: 'Search all records' });
+
+  it("never shows an older term's results while a newer one is read, so Enter cannot open one of them", async () => {
+    const page = await newPage(browser);
+    await openSignedIn(page, `${server.url}/companies`);
+    // The search for the second term waits until released (a slow network).
+    const held: Route[] = [];
+    await page.route(
+      (url) => url.pathname === '/api/v1/search' && url.searchParams.get('q') === 'quasarix labs',
+      (route) => void held.push(route),
+    );
+    await page.keyboard.press('Control+k');
+    await box(page).fill('quasarix');
+    const options = palette(page).getByRole('option');
+    await expect.poll(() => options.count()).toBe(4);
+    await box(page).fill('quasarix labs');
+    await expect.poll(() => held.length).toBe(1);
+    expect(await options.count()).toBe(0);
+    await page.keyboard.press('Enter');
+    expect(new URL(page.url()).pathname).toBe('/companies');
+    await (held[0] as Route).continue();
+    await expect.poll(() => options.first().textContent()).toBe('Quasarix Labs');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`${server.url}/companies/${ids.quasarLabs}/show`);
+    await page.context().close();
+  });
 
   it('Ctrl-K, part of a name, arrows and Enter open the record; reopened empty, it is among the recent ones', async () => {
     const page = await newPage(browser);

@@ -46,7 +46,9 @@ export function CommandPalette({ opened, onClose }: { opened: boolean; onClose: 
   const userId = useAppSelector((state) => state.auth.currentUser?.user.id);
   const [text, setText] = useState('');
   const [q] = useDebouncedValue(text.trim(), DEBOUNCE_MS);
-  const [search, { data, isFetching, isError }] = useLazySearchQuery();
+  // The answer for the term asked only (`currentData`): an older term's hits, shown while the newer one is read,
+  // were replaced under the pointer, and Enter could open one of them.
+  const [search, { currentData: data, isFetching, isError }] = useLazySearchQuery();
   const pending = useRef<{ abort(): void } | null>(null);
   // The active line by its key: a new list without it starts at its first line.
   const [activeKey, setActiveKey] = useState<string | null>(null);
