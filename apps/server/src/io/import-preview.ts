@@ -185,7 +185,7 @@ export async function previewImport(
   // Every row was read: the job need not read them again to decide the same formats.
   if (formatted && !more) await keepScan(database, upload, settings, scanned.length, formatted.found);
   const plan = formatted?.plan;
-  const prepared = plan ? await prepareRows(database, plan, sample, new KeysSeen(), { namesBefore: true }) : [];
+  const prepared = plan ? await prepareRows(database, plan, sample, new KeysSeen(), { preview: true }) : [];
   const picklists: ImportPreview['picklists'] = [];
   for (const { index, target } of plan?.columns ?? []) {
     const newValuesKept = Boolean(fieldTypeModule(target.field.type).storedOptions);

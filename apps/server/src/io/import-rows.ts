@@ -98,9 +98,9 @@ export interface PreparedRow {
   key?: string;
   /** For an update: the values before, of the fields it changes. */
   previous?: Record<string, unknown>;
-  /** For an update, when asked (`PrepareOptions.namesBefore`): the names of the records its changed references held. */
+  /** For an update, in a preview (`PrepareOptions.preview`): the names of the records its changed references held. */
   previousNames?: Record<string, string>;
-  /** For an update: every value the file gives (fields it leaves as they are included), as the record will hold them. */
+  /** For an update, in a preview: every value the file gives (fields it leaves as they are included). */
   given?: Record<string, unknown>;
   /** For an update: what the file gives fields set once at creation (a note's record), to compare with the stored. */
   immutable?: Record<string, unknown>;
@@ -659,14 +659,14 @@ function referenceJoins(plan: RowPlan): JoinSpec[] {
 }
 
 /**
- * The stored values of the records a batch updates, for the fields the file maps (one list statement); with
- * `namesBefore`, the records their references point at too, by name (under the reference's relation name).
+ * The stored values of the records a batch updates, for the fields the file maps (one list statement); for a
+ * preview, the records their references point at too, by name (under the reference's relation name).
  */
 async function storedValues(
   database: Database,
   plan: RowPlan,
   ids: number[],
-  namesBefore: boolean,
+  preview: boolean,
 ): Promise<Map<number, Record<string, unknown>>> {
   const stored = new Map<number, Record<string, unknown>>();
   if (ids.length === 0) return stored;
@@ -676,7 +676,7 @@ async function storedValues(
     plan.entity,
     {
       select,
-      join: namesBefore ? referenceJoins(plan) : [],
+      join: preview ? referenceJoins(plan) : [],
       where: { field: 'id', op: 'in', value: ids },
       sort: [{ field: 'id', dir: 'asc' }],
       sortGiven: true,
@@ -725,8 +725,11 @@ export class KeysSeen {
 }
 
 export interface PrepareOptions {
-  /** Name the records an update's changed references held before (`previousNames`): a preview shows them. */
-  namesBefore?: boolean;
+  /**
+   * For a preview: an update keeps every value the file gives (`given`) and names the records its changed
+   * references held (`previousNames`). A job needs neither, and a batch of 5,000 rows does without the copies.
+   */
+  preview?: boolean;
 }
 
 /** Rows of a batch read or checked between two turns of the event loop. */
@@ -821,23 +824,35 @@ export async function prepareRows(
   return prepared;
 }
 
+/** The name of the record a stored reference points at, as `storedValues` joined it for a preview. */
+function heldName(
+  stored: Record<string, unknown>,
+  name: string,
+  field: FieldDescription | undefined,
+): string | undefined {
+  const relation = referenceRelationName(name);
+  const display = field?.to ? findEntity(field.to)?.display : undefined;
+  const held = relation === name ? undefined : (stored[relation] as Record<string, unknown> | null | undefined);
+  return held && display && held[display] != null ? String(held[display]) : undefined;
+}
+
 /**
  * Updates keep only the fields whose value changes; one that changes nothing is `unchanged`. Every value the
- * file gives stays in `given`, the changed fields' values before in `previous` (and, asked, `previousNames`).
+ * file gives stays in `given` for a preview, the changed fields' values before in `previous` (and `previousNames`).
  */
 async function compareWithStored(
   database: Database,
   plan: RowPlan,
   rows: PreparedRow[],
   update: z.ZodObject,
-  { namesBefore = false }: PrepareOptions,
+  { preview = false }: PrepareOptions,
 ): Promise<void> {
   const updating = rows.filter((r) => r.action === 'update' && r.match && Object.keys(r.problems).length === 0);
   const stored = await storedValues(
     database,
     plan,
     updating.map((r) => (r.match as { id: number }).id),
-    namesBefore,
+    preview,
   );
   const fields = allFields(plan.entity);
   const create = createSchema(plan.entity);
@@ -861,16 +876,15 @@ async function compareWithStored(
       if (canonical(update, field, name, value) === canonical(update, field, name, before[name])) continue;
       changes[name] = value;
       previous[name] = before[name] ?? null;
-      const held = before[referenceRelationName(name)] as Record<string, unknown> | null | undefined;
-      const display = field?.to ? findEntity(field.to)?.display : undefined;
-      if (namesBefore && name !== referenceRelationName(name) && held && display && held[display] != null) {
-        previousNames[name] = String(held[display]);
-      }
+      const held = preview ? heldName(before, name, field) : undefined;
+      if (held !== undefined) previousNames[name] = held;
     }
-    row.given = { ...row.immutable, ...row.values };
+    if (preview) {
+      row.given = { ...row.immutable, ...row.values };
+      row.previousNames = previousNames;
+    }
     row.values = changes;
     row.previous = previous;
-    if (namesBefore) row.previousNames = previousNames;
     if (Object.keys(changes).length === 0) row.action = 'unchanged';
   }
 }
