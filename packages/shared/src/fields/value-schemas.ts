@@ -23,10 +23,14 @@ z.config({
  * global one above, so a required reference left empty read "Expected the id of a record". Null reaches a
  * schema only where the field takes no null (a required field).
  */
-const missingOr =
-  (message: string | (() => string)) =>
-  (issue: { input?: unknown }): string =>
-    issue.input === undefined || issue.input === null ? 'Required' : typeof message === 'string' ? message : message();
+function missingOr<I extends { input?: unknown }, R>(message: string | ((issue: I) => R)) {
+  return (issue: I) =>
+    issue.input === undefined || issue.input === null
+      ? 'Required'
+      : typeof message === 'string'
+        ? message
+        : message(issue);
+}
 
 const isoDate = z.iso.date({ error: missingOr('Expected a date as YYYY-MM-DD') });
 const isoDateTime = z.iso.datetime({ offset: true, error: missingOr('Expected a date and time in ISO 8601') });
@@ -82,7 +86,6 @@ const anyText = () => z.string().max(500);
 /** What the field type modules build their schemas with: zod, and the pieces several types share. */
 const schemaKit = {
   z,
-  missingOr,
   isoDate,
   isoDateTime,
   currencyCode,
@@ -98,9 +101,16 @@ const schemaKit = {
 
 export type SchemaKit = typeof schemaKit;
 
-/** The schema of one non-null value of the field, as the API reads and writes it. */
+/**
+ * The schema of one non-null value of the field, as the API reads and writes it. A type's own error
+ * (`z.number({ error: 'Expected the id of a record' })`) says "Required" for a missing or null value: a
+ * schema's error outranks the global one above, and null reaches it only where the field takes none (a
+ * required field). Wrapped here rather than in each type, whose modules the first screens load (zod aside).
+ */
 export function valueSchema(field: FieldDescription): z.ZodType {
-  return fieldTypeModule(field.type).valueSchema(field, schemaKit);
+  const schema = fieldTypeModule(field.type).valueSchema(field, schemaKit);
+  const own = schema._zod.def.error;
+  return own ? schema.clone({ ...schema._zod.def, error: missingOr((issue) => own(issue as never)) }) : schema;
 }
 
 /**

@@ -14,7 +14,7 @@ export const boolean = defineFieldType({
   filterChoices: ['eq', 'isNull'],
   sortable: true,
   customizable: true,
-  valueSchema: (_field, { z, missingOr }) => z.boolean({ error: missingOr('Expected true or false') }),
+  valueSchema: (_field, { z }) => z.boolean({ error: 'Expected true or false' }),
   filterValueSchema: (_field, { z }) =>
     z.enum(['true', 'false'], { error: 'Expected true or false' }).transform((v) => v === 'true'),
   importCell: (cell) => {

@@ -11,11 +11,7 @@ export const email = defineFieldType({
   sortable: true,
   text: true,
   customizable: true,
-  valueSchema: (_field, { z, missingOr }) =>
-    z
-      .email({ error: missingOr('Expected an email address') })
-      .max(320)
-      .toLowerCase(),
+  valueSchema: (_field, { z }) => z.email({ error: 'Expected an email address' }).max(320).toLowerCase(),
   filterValueSchema: (_field, { anyText }) => anyText(),
   importCell: cellText,
   exportCells: (value) => [plainCell(value)],

@@ -13,11 +13,7 @@ export const reference = defineFieldType({
   filterChoices: ['eq', 'isNull', 'notNull'],
   sortable: true,
   customizable: false,
-  valueSchema: (_field, { z, missingOr }) =>
-    z
-      .number({ error: missingOr('Expected the id of a record') })
-      .int()
-      .positive(),
+  valueSchema: (_field, { z }) => z.number({ error: 'Expected the id of a record' }).int().positive(),
   filterValueSchema: (_field, { numberText }) => numberText('Expected a whole number', (n) => n.int()),
   importCell: cellText,
   exportCells: (value) => [plainCell(value)],

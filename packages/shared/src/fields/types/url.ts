@@ -11,9 +11,9 @@ export const url = defineFieldType({
   sortable: true,
   text: true,
   customizable: true,
-  valueSchema: (_field, { z, missingOr, withoutNul, nulMessage }) =>
+  valueSchema: (_field, { z, withoutNul, nulMessage }) =>
     z
-      .url({ protocol: /^https?$/, error: missingOr('Expected a web address starting with http:// or https://') })
+      .url({ protocol: /^https?$/, error: 'Expected a web address starting with http:// or https://' })
       .max(2000, 'At most 2000 characters')
       .regex(withoutNul, nulMessage),
   filterValueSchema: (_field, { anyText }) => anyText(),
