@@ -2,9 +2,7 @@ import { startTestServer, type TestServer } from '@data-platform/server/testing/
 import type { Browser, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './browser.ts';
-import { ARTIFACTS_DIR, newPage, noSeriousViolations, openSignedIn } from './web.ts';
-
-const json = { 'content-type': 'application/json' };
+import { ARTIFACTS_DIR, createRecord, newPage, noSeriousViolations, openSignedIn } from './web.ts';
 
 /**
  * Global search (issue 16): Ctrl-K opens the palette anywhere, results come
@@ -17,15 +15,8 @@ describe('the search palette', () => {
   let browser: Browser;
   const ids: Record<string, number> = {};
 
-  async function create(resource: string, body: Record<string, unknown>): Promise<number> {
-    const answer = await server.fetch(`/api/v1/${resource}`, {
-      method: 'POST',
-      headers: json,
-      body: JSON.stringify(body),
-    });
-    if (answer.status !== 201) throw new Error(`POST ${resource} answered ${answer.status}: ${await answer.text()}`);
-    return ((await answer.json()) as { id: number }).id;
-  }
+  const create = async (resource: string, body: Record<string, unknown>) =>
+    (await createRecord(server, resource, body)).id;
 
   beforeAll(async () => {
     [server, browser] = await Promise.all([startTestServer(), launchChromium()]);

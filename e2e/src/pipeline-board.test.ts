@@ -6,6 +6,7 @@ import { launchChromium } from './browser.ts';
 import {
   ARTIFACTS_DIR,
   activeUser,
+  createRecord,
   newPage,
   noSeriousViolations,
   open,
@@ -28,15 +29,7 @@ describe('deal board', () => {
   let browser: Browser;
   const ids: Record<string, number> = {};
 
-  async function create(resource: string, body: Record<string, unknown>) {
-    const answer = await server.fetch(`/api/v1/${resource}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    if (answer.status !== 201) throw new Error(`Creating answered ${answer.status}: ${await answer.text()}`);
-    return (await answer.json()) as { id: number; version: number };
-  }
+  const create = (resource: string, body: Record<string, unknown>) => createRecord(server, resource, body);
 
   async function deal(id: number) {
     return (await (await server.fetch(`/api/v1/deals/${id}`)).json()) as {

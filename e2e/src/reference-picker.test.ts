@@ -2,9 +2,7 @@ import { startTestServer, type TestServer } from '@data-platform/server/testing/
 import type { Browser, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './browser.ts';
-import { newPage, openSignedIn, picker } from './web.ts';
-
-const json = { 'content-type': 'application/json' };
+import { createRecord, newPage, openSignedIn, picker } from './web.ts';
 
 /**
  * A reference picker searches the server once typing pauses. Until that
@@ -26,16 +24,7 @@ describe('reference picker: the options follow the typing before the server answ
     await server?.close();
   });
 
-  async function create(resource: string, body: Record<string, unknown>): Promise<{ id: number }> {
-    const answer = await server.fetch(`/api/v1/${resource}`, {
-      method: 'POST',
-      headers: json,
-      body: JSON.stringify(body),
-    });
-    if (answer.status !== 201)
-      throw new Error(`Creating ${resource} answered ${answer.status}: ${await answer.text()}`);
-    return (await answer.json()) as { id: number };
-  }
+  const create = (resource: string, body: Record<string, unknown>) => createRecord(server, resource, body);
 
   it('shows only the options holding the text while the search is held, and keeps the pick once it answers', async () => {
     for (const name of ['Alpha Capital', 'Beta Partners', 'Omega Pension Trust', 'Pension Fund Lux']) {

@@ -2,7 +2,7 @@ import { startTestServer, type TestServer } from '@data-platform/server/testing/
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './browser.ts';
-import { newPage, open, seriousViolations } from './web.ts';
+import { createRecord, newPage, open, seriousViolations } from './web.ts';
 
 const json = { 'content-type': 'application/json' };
 const schemes = ['light', 'dark'] as const;
@@ -34,16 +34,7 @@ describe('accessibility of the record screens (axe: no serious violations), ligh
   let deal: { id: number };
   let contact: { id: number };
 
-  async function create(resource: string, body: Record<string, unknown>): Promise<{ id: number; version: number }> {
-    const answer = await server.fetch(`/api/v1/${resource}`, {
-      method: 'POST',
-      headers: json,
-      body: JSON.stringify(body),
-    });
-    if (answer.status !== 201)
-      throw new Error(`Creating ${resource} answered ${answer.status}: ${await answer.text()}`);
-    return (await answer.json()) as { id: number; version: number };
-  }
+  const create = (resource: string, body: Record<string, unknown>) => createRecord(server, resource, body);
 
   beforeAll(async () => {
     [server, browser] = await Promise.all([

@@ -3,9 +3,7 @@ import { startTestServer, type TestServer } from '@data-platform/server/testing/
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './browser.ts';
-import { activeUser, newPage, noSeriousViolations, openSignedIn, picker } from './web.ts';
-
-const json = { 'content-type': 'application/json' };
+import { activeUser, createRecord, newPage, noSeriousViolations, openSignedIn, picker } from './web.ts';
 
 describe('custom data: fields defined in the app travel the record screens', () => {
   let server: TestServer;
@@ -19,16 +17,7 @@ describe('custom data: fields defined in the app travel the record screens', () 
     await server?.close();
   });
 
-  async function create(resource: string, body: Record<string, unknown>): Promise<Record<string, unknown>> {
-    const answer = await server.fetch(`/api/v1/${resource}`, {
-      method: 'POST',
-      headers: json,
-      body: JSON.stringify(body),
-    });
-    if (answer.status !== 201)
-      throw new Error(`Creating ${resource} answered ${answer.status}: ${await answer.text()}`);
-    return (await answer.json()) as Record<string, unknown>;
-  }
+  const create = (resource: string, body: Record<string, unknown>) => createRecord(server, resource, body);
 
   it('defines a picklist in a group through the modal, edits it in a modal, and uses it on a company', async () => {
     await create('customFieldGroups', { entity: 'companies', name: 'Sourcing', position: 1 });

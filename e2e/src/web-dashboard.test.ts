@@ -2,9 +2,7 @@ import { startTestServer, type TestServer } from '@data-platform/server/testing/
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './browser.ts';
-import { ARTIFACTS_DIR, newPage, noSeriousViolations, openSignedIn } from './web.ts';
-
-const json = { 'content-type': 'application/json' };
+import { ARTIFACTS_DIR, createRecord, newPage, noSeriousViolations, openSignedIn } from './web.ts';
 
 /** The dashboard a partner opens (issue 13): the deal funnel as a chart and a table, named recent notes, "my" records. */
 describe('the home dashboard', () => {
@@ -13,16 +11,8 @@ describe('the home dashboard', () => {
   let adminId: number;
   let heron: number;
 
-  async function create(resource: string, body: Record<string, unknown>): Promise<number> {
-    const answer = await server.fetch(`/api/v1/${resource}`, {
-      method: 'POST',
-      headers: json,
-      body: JSON.stringify(body),
-    });
-    if (answer.status !== 201)
-      throw new Error(`Creating ${resource} answered ${answer.status}: ${await answer.text()}`);
-    return ((await answer.json()) as { id: number }).id;
-  }
+  const create = async (resource: string, body: Record<string, unknown>) =>
+    (await createRecord(server, resource, body)).id;
 
   beforeAll(async () => {
     [server, browser] = await Promise.all([startTestServer(), launchChromium()]);

@@ -2,9 +2,8 @@ import { startTestServer, type TestServer } from '@data-platform/server/testing/
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './browser.ts';
-import { newPage, noSeriousViolations, openSignedIn, picker } from './web.ts';
+import { createRecord, newPage, noSeriousViolations, openSignedIn, picker } from './web.ts';
 
-const json = { 'content-type': 'application/json' };
 /** French groups digits with a narrow no-break space; people read a space. */
 const spaces = (text: string | null) => (text ?? '').replace(/[\u202f\u00a0]/g, ' ');
 
@@ -26,16 +25,7 @@ describe('formats and messages of a working day', () => {
     await server?.close();
   });
 
-  async function create(resource: string, body: Record<string, unknown>): Promise<{ id: number }> {
-    const answer = await server.fetch(`/api/v1/${resource}`, {
-      method: 'POST',
-      headers: json,
-      body: JSON.stringify(body),
-    });
-    if (answer.status !== 201)
-      throw new Error(`Creating ${resource} answered ${answer.status}: ${await answer.text()}`);
-    return (await answer.json()) as { id: number };
-  }
+  const create = (resource: string, body: Record<string, unknown>) => createRecord(server, resource, body);
 
   async function stored(resource: string, id: number, field: string): Promise<unknown> {
     return (

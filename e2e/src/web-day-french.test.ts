@@ -3,7 +3,7 @@ import { startTestServer, type TestServer } from '@data-platform/server/testing/
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './browser.ts';
-import { ARTIFACTS_DIR, newPage, openSignedIn, picker, splashGone, uniqueAddress } from './web.ts';
+import { ARTIFACTS_DIR, createRecord, newPage, openSignedIn, picker, splashGone, uniqueAddress } from './web.ts';
 
 const json = { 'content-type': 'application/json' };
 const localesDir = new URL('../../packages/shared/src/i18n/locales/', import.meta.url).pathname;
@@ -95,16 +95,7 @@ describe('a working day in French', () => {
     await server?.close();
   });
 
-  async function create(resource: string, body: Record<string, unknown>): Promise<{ id: number }> {
-    const answer = await server.fetch(`/api/v1/${resource}`, {
-      method: 'POST',
-      headers: json,
-      body: JSON.stringify(body),
-    });
-    if (answer.status !== 201)
-      throw new Error(`Creating ${resource} answered ${answer.status}: ${await answer.text()}`);
-    return (await answer.json()) as { id: number };
-  }
+  const create = (resource: string, body: Record<string, unknown>) => createRecord(server, resource, body);
 
   it('shows no English text on the main French screens, the outbox with a French mail', async () => {
     const company = await create('companies', { name: 'Lumière Robotique' });

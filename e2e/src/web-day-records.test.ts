@@ -2,9 +2,7 @@ import { startTestServer, type TestServer } from '@data-platform/server/testing/
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './browser.ts';
-import { newPage, noSeriousViolations, openSignedIn, picker } from './web.ts';
-
-const json = { 'content-type': 'application/json' };
+import { createRecord, newPage, noSeriousViolations, openSignedIn, picker } from './web.ts';
 
 /** The id in `/fund-performances/7/show`. */
 const idInPath = (page: Page) => Number(/\/(\d+)\/(show|edit)$/.exec(new URL(page.url()).pathname)?.[1]);
@@ -32,16 +30,7 @@ describe('a working day with records (issue 13): fund performance, delete and ba
     await server?.close();
   });
 
-  async function create(resource: string, body: Record<string, unknown>): Promise<{ id: number; version: number }> {
-    const answer = await server.fetch(`/api/v1/${resource}`, {
-      method: 'POST',
-      headers: json,
-      body: JSON.stringify(body),
-    });
-    if (answer.status !== 201)
-      throw new Error(`Creating ${resource} answered ${answer.status}: ${await answer.text()}`);
-    return (await answer.json()) as { id: number; version: number };
-  }
+  const create = (resource: string, body: Record<string, unknown>) => createRecord(server, resource, body);
 
   it("fund performance: created and edited in the app, named by fund and quarter, its figures on the fund's page", async () => {
     const fund = await create('funds', { name: 'Harbour Fund II', currency: 'EUR' });

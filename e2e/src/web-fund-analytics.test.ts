@@ -2,9 +2,7 @@ import { startTestServer, type TestServer } from '@data-platform/server/testing/
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './browser.ts';
-import { ARTIFACTS_DIR, newPage, noSeriousViolations, open, openSignedIn, picker } from './web.ts';
-
-const json = { 'content-type': 'application/json' };
+import { ARTIFACTS_DIR, createRecord, newPage, noSeriousViolations, open, openSignedIn, picker } from './web.ts';
 
 /** A fund's analytics (issue 15): cash flows added on its page move its tiles and charts; funds compared. */
 describe('fund analytics', () => {
@@ -13,16 +11,8 @@ describe('fund analytics', () => {
   let heron: number;
   let young: number;
 
-  async function create(resource: string, body: Record<string, unknown>): Promise<number> {
-    const answer = await server.fetch(`/api/v1/${resource}`, {
-      method: 'POST',
-      headers: json,
-      body: JSON.stringify(body),
-    });
-    if (answer.status !== 201)
-      throw new Error(`Creating ${resource} answered ${answer.status}: ${await answer.text()}`);
-    return ((await answer.json()) as { id: number }).id;
-  }
+  const create = async (resource: string, body: Record<string, unknown>) =>
+    (await createRecord(server, resource, body)).id;
   const flow = (fundId: number, date: string, type: string, amount: number) =>
     create('fundCashFlows', { fundId, date, type, amount: { amount, currency: 'USD' } });
 

@@ -2,7 +2,7 @@ import { startTestServer, type TestServer } from '@data-platform/server/testing/
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './browser.ts';
-import { activeUser, newPage, noSeriousViolations, openSignedIn, picker } from './web.ts';
+import { activeUser, createRecord, newPage, noSeriousViolations, openSignedIn, picker } from './web.ts';
 
 const json = { 'content-type': 'application/json' };
 
@@ -21,16 +21,7 @@ describe('record pages: show, edit, create modal, links, notes, files', () => {
     await server?.close();
   });
 
-  async function create(resource: string, body: Record<string, unknown>): Promise<{ id: number; version: number }> {
-    const answer = await server.fetch(`/api/v1/${resource}`, {
-      method: 'POST',
-      headers: json,
-      body: JSON.stringify(body),
-    });
-    if (answer.status !== 201)
-      throw new Error(`Creating ${resource} answered ${answer.status}: ${await answer.text()}`);
-    return (await answer.json()) as { id: number; version: number };
-  }
+  const create = (resource: string, body: Record<string, unknown>) => createRecord(server, resource, body);
 
   /** Opens the list's create modal, fills the named text fields, creates, and lands on the show page. */
   async function createThroughModal(page: Page, list: string, title: string, fields: Record<string, string>) {

@@ -2,9 +2,7 @@ import { startTestServer, type TestServer } from '@data-platform/server/testing/
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './browser.ts';
-import { newPage, noSeriousViolations, openSignedIn } from './web.ts';
-
-const json = { 'content-type': 'application/json' };
+import { createRecord, newPage, noSeriousViolations, openSignedIn } from './web.ts';
 
 /**
  * Issue 13: relation panels have column headings and totals. An investor's
@@ -17,16 +15,7 @@ describe("a record page's relation panel: headings and totals", () => {
   let page: Page;
   let investorId: number;
 
-  async function create(resource: string, body: Record<string, unknown>): Promise<{ id: number }> {
-    const answer = await server.fetch(`/api/v1/${resource}`, {
-      method: 'POST',
-      headers: json,
-      body: JSON.stringify(body),
-    });
-    if (answer.status !== 201)
-      throw new Error(`Creating ${resource} answered ${answer.status}: ${await answer.text()}`);
-    return (await answer.json()) as { id: number };
-  }
+  const create = (resource: string, body: Record<string, unknown>) => createRecord(server, resource, body);
 
   beforeAll(async () => {
     [server, browser] = await Promise.all([startTestServer(), launchChromium()]);

@@ -191,12 +191,30 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
 
-interface ServerLike {
+export interface ServerLike {
   url: string;
   fetch(path: string, init?: RequestInit): Promise<Response>;
 }
 
 const json = { 'content-type': 'application/json' };
+
+/** A record as the API answers its creation. */
+export type CreatedRecord = { id: number; version: number } & Record<string, unknown>;
+
+/** Creates a record over the API as the test server's administrator; an answer other than 201 fails with its text. */
+export async function createRecord(
+  server: ServerLike,
+  resource: string,
+  body: Record<string, unknown>,
+): Promise<CreatedRecord> {
+  const answer = await server.fetch(`/api/v1/${resource}`, {
+    method: 'POST',
+    headers: json,
+    body: JSON.stringify(body),
+  });
+  if (answer.status !== 201) throw new Error(`Creating ${resource} answered ${answer.status}: ${await answer.text()}`);
+  return (await answer.json()) as CreatedRecord;
+}
 
 /** A new session of an account over the API (the test server's own token must not be signed out). */
 export async function sessionToken(server: ServerLike, email = TEST_ADMIN_EMAIL, password = TEST_ADMIN_PASSWORD) {
