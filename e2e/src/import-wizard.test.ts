@@ -3,7 +3,7 @@ import { startTestServer, type TestServer } from '@data-platform/server/testing/
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './browser.ts';
-import { ARTIFACTS_DIR, newPage, noSeriousViolations, openImportWizard, picker } from './web.ts';
+import { ARTIFACTS_DIR, createRecord, newPage, noSeriousViolations, openImportWizard, picker } from './web.ts';
 
 /**
  * The import wizard (issue 14) from a list, the whole way: upload a file whose
@@ -215,16 +215,8 @@ describe('import wizard', () => {
   }, 240_000);
 
   it('previews an update by id as the records will be: unchanged values shown, a changed one with what it was', async () => {
-    const created = async (body: Record<string, unknown>) => {
-      const answer = await server.fetch('/api/v1/companies', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      return (await answer.json()) as { id: number };
-    };
-    const moving = await created({ name: 'Update Moving', city: 'Lyon', employees: 10 });
-    const staying = await created({ name: 'Update Staying', city: 'Nantes', employees: 4 });
+    const moving = await createRecord(server, 'companies', { name: 'Update Moving', city: 'Lyon', employees: 10 });
+    const staying = await createRecord(server, 'companies', { name: 'Update Staying', city: 'Nantes', employees: 4 });
     const page = await newPage(browser);
     const dialog = await openImportWizard(page, `${server.url}/companies`);
     const csv = [
@@ -242,8 +234,12 @@ describe('import wizard', () => {
     await dialog.getByRole('button', { name: 'Preview', exact: true }).click();
     const preview = dialog.getByTestId('import-preview');
     await preview.waitFor();
+    // The file's IDs are used only when duplicates are matched on them: until then the preview says so.
+    const idsUnused = dialog.getByTestId('import-ids-unused');
+    await idsUnused.getByText('every row creates a new record', { exact: false }).waitFor();
     await choose(page, dialog, 'Duplicates matched on', 'ID');
     await choose(page, dialog, 'A duplicate is', 'Updated');
+    await idsUnused.waitFor({ state: 'detached' });
     const rows = preview.locator('tbody tr');
     await expect.poll(() => rows.nth(0).locator('td').first().textContent()).toBe('Update');
     // Every value the record will hold; the one that changes marked, with the value it replaces.

@@ -56,6 +56,8 @@ export function PreviewStep({
   ];
   const withProblems = rowsWithProblems(preview.rows);
   const rule = choices.duplicates;
+  // A column of record ids (an export imported again) does nothing unless duplicates are matched on it.
+  const idsUnused = choices.mapping.some((target) => target?.field === 'id') && rule?.key !== 'id';
   const keyLabel = (key: string) => (key === 'id' ? t('wizard.keyId') : labelOf(key));
 
   return (
@@ -107,6 +109,11 @@ export function PreviewStep({
       <Text size="sm" c="dimmed">
         {t(`wizard.modeHint.${choices.mode}`)}
       </Text>
+      {idsUnused ? (
+        <Alert color="yellow" data-testid="import-ids-unused">
+          {t('wizard.idsUnused')}
+        </Alert>
+      ) : null}
       <Title order={2} size="h4">
         {t('wizard.previewTitle', { count: preview.rows.length })}
       </Title>
