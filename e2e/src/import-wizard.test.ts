@@ -230,7 +230,9 @@ describe('import wizard', () => {
       buffer: Buffer.from(csv.join('\n')),
     });
     await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
-    await dialog.getByTestId('import-mapping').waitFor();
+    const mapping = dialog.getByTestId('import-mapping');
+    await mapping.waitFor();
+    expect(await picker(mapping, 'Field for column “ID”').inputValue()).toBe('ID (of a stored record, to update it)');
     await dialog.getByRole('button', { name: 'Preview', exact: true }).click();
     const preview = dialog.getByTestId('import-preview');
     await preview.waitFor();

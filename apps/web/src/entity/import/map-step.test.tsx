@@ -72,4 +72,31 @@ describe('the map step', () => {
       'No option matches: choose one',
     );
   });
+
+  it('shows a column of record ids as going to ID (it showed an empty field)', () => {
+    const ids = {
+      ...preview,
+      headings: ['Record ID', 'Name'],
+      columns: [
+        { index: 0, heading: 'Record ID', target: { field: 'id' }, suggestedBy: 'remembered', format: null },
+        { index: 1, heading: 'Name', target: { field: 'name' }, suggestedBy: 'label', format: null },
+      ],
+      fields: [{ name: 'name', label: 'Name', type: 'text', required: true, custom: false, parts: [] }],
+      picklists: [],
+    } as unknown as ImportPreview;
+    const container = render(
+      <MapStep
+        resource="companies"
+        preview={ids}
+        suggested={ids.columns}
+        matches={{}}
+        choices={{ ...firstChoices, mapping: ids.columns.map((c) => c.target) }}
+        onMapping={vi.fn()}
+        onValues={vi.fn()}
+      />,
+    );
+    const select = (label: string) => container.querySelector<HTMLInputElement>(`input[aria-label="${label}"]`);
+    expect(select('Field for column “Record ID”')?.value).toBe('ID (of a stored record, to update it)');
+    expect(select('Field for column “Name”')?.value).toBe('Name *');
+  });
 });

@@ -57,6 +57,8 @@ export function MapStep({
   const targets = useMemo(
     () => [
       { value: SKIP, label: t('transfer:wizard.skip') },
+      // Record ids are no field a row writes: a column of them finds the stored records to update.
+      { value: 'id', label: t('transfer:wizard.targetId') },
       ...preview.fields.flatMap((field) => {
         const label = fieldLabel(field.name, field.label);
         return [

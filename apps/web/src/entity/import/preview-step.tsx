@@ -4,6 +4,7 @@ import { Alert, Badge, Group, ScrollArea, Select, Stack, Table, Text, Title } fr
 import { useTranslation } from 'react-i18next';
 import type { WizardChoices } from './import-wizard.tsx';
 import { useImportFieldLabel } from './map-step.tsx';
+import classes from './preview-step.module.css';
 import { fixedToSend, rowsWithProblems } from './wizard-logic.ts';
 
 const NO_CHECK = '__none__';
@@ -127,7 +128,7 @@ export function PreviewStep({
         </Alert>
       )}
       <ScrollArea type="auto">
-        <Table data-testid="import-preview" withTableBorder withColumnBorders miw={600}>
+        <Table data-testid="import-preview" className={classes.table} withTableBorder withColumnBorders miw={600}>
           <Table.Thead>
             <Table.Tr>
               <Table.Th scope="col">{t('wizard.row')}</Table.Th>
@@ -149,7 +150,12 @@ export function PreviewStep({
                   <Table.Th scope="row">{row.row}</Table.Th>
                   {rule ? (
                     <Table.Td>
-                      {row.action ? <Badge variant="light">{t(`wizard.rowActions.${row.action}`)}</Badge> : null}
+                      {row.action ? (
+                        // A badge shrinks to its ellipsis (its label hides its overflow): here the column is as wide as it.
+                        <Badge variant="light" miw="max-content">
+                          {t(`wizard.rowActions.${row.action}`)}
+                        </Badge>
+                      ) : null}
                     </Table.Td>
                   ) : null}
                   {fields.map((field) => {
