@@ -265,5 +265,10 @@ describe('import wizard', () => {
     expect(await rows.nth(1).locator('td[data-changed]').count()).toBe(0);
     await noSeriousViolations(page);
     await shot(page, 'update-preview');
+    // In dark too: the marked cell and what it was stay readable.
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expect.poll(() => page.locator('html').getAttribute('data-mantine-color-scheme')).toBe('dark');
+    await noSeriousViolations(page);
+    await shot(page, 'update-preview-dark');
   }, 120_000);
 });
