@@ -20,7 +20,7 @@ import { listRecords } from '../crud/records.ts';
 import { column, pgArrayLiteral } from '../crud/sql-fragments.ts';
 import type { Database } from '../db/client.ts';
 import { columnName } from '../db/columns.ts';
-import { invalid } from '../domain/errors.ts';
+import { DomainError, invalid } from '../domain/errors.ts';
 import { type Readings, readsOf } from './import-formats.ts';
 import { findTarget, type ImportTarget, importableFields } from './import-mapping.ts';
 import { type Cell, type TableRow, yieldToOthers } from './table.ts';
@@ -645,16 +645,24 @@ function canonical(schema: z.ZodObject, field: FieldDescription | undefined, nam
 
 /**
  * The joins naming the records the planned reference fields point at (`hqCountry(name)` for `hqCountryId`),
- * each as the actor may have it (limitJoins); references found by record type (a note's record) have none.
+ * each as the actor may have it (limitJoins); one the actor may not have is left out (the preview then shows
+ * the id), as are references found by record type (a note's record).
  */
 function referenceJoins(plan: RowPlan): JoinSpec[] {
   const joins: JoinSpec[] = [];
   for (const { name, field } of plannedTargets(plan)) {
     const relation = referenceRelationName(name);
     const target = field.type === 'reference' && field.to && relation !== name ? findEntity(field.to) : undefined;
-    if (target) joins.push({ relation, target: target.name, fields: [target.display] });
+    if (!target) continue;
+    const join: JoinSpec = { relation, target: target.name, fields: [target.display] };
+    try {
+      limitJoins(plan.actor, { join: [join] });
+      joins.push(join);
+    } catch (error) {
+      // Not the actor's to read by name: the preview names the id alone.
+      if (!(error instanceof DomainError && error.kind === 'forbidden')) throw error;
+    }
   }
-  limitJoins(plan.actor, { join: joins });
   return joins;
 }
 
