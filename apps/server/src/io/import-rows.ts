@@ -20,7 +20,7 @@ import { listRecords } from '../crud/records.ts';
 import { column, pgArrayLiteral } from '../crud/sql-fragments.ts';
 import type { Database } from '../db/client.ts';
 import { columnName } from '../db/columns.ts';
-import { DomainError, invalid } from '../domain/errors.ts';
+import { invalid } from '../domain/errors.ts';
 import { type Readings, readsOf } from './import-formats.ts';
 import { findTarget, type ImportTarget, importableFields } from './import-mapping.ts';
 import { type Cell, type TableRow, yieldToOthers } from './table.ts';
@@ -644,25 +644,22 @@ function canonical(schema: z.ZodObject, field: FieldDescription | undefined, nam
 }
 
 /**
- * The joins naming the records the planned reference fields point at (`hqCountry(name)` for `hqCountryId`),
- * each as the actor may have it (limitJoins); one the actor may not have is left out (the preview then shows
- * the id), as are references found by record type (a note's record).
+ * How a reference field's record is joined by name (`hqCountry(name)` for `hqCountryId`): its relation and the
+ * target's display field. None for a reference found by record type (a note's record) or a field not named `…Id`.
+ */
+function nameJoin(name: string, field: FieldDescription | undefined): JoinSpec | undefined {
+  const relation = referenceRelationName(name);
+  const target = field?.type === 'reference' && field.to && relation !== name ? findEntity(field.to) : undefined;
+  return target ? { relation, target: target.name, fields: [target.display] } : undefined;
+}
+
+/**
+ * The joins naming the records the planned reference fields point at, as the actor may have them (limitJoins:
+ * planRows already refused a reference to records the importer may not read, 403).
  */
 function referenceJoins(plan: RowPlan): JoinSpec[] {
-  const joins: JoinSpec[] = [];
-  for (const { name, field } of plannedTargets(plan)) {
-    const relation = referenceRelationName(name);
-    const target = field.type === 'reference' && field.to && relation !== name ? findEntity(field.to) : undefined;
-    if (!target) continue;
-    const join: JoinSpec = { relation, target: target.name, fields: [target.display] };
-    try {
-      limitJoins(plan.actor, { join: [join] });
-      joins.push(join);
-    } catch (error) {
-      // Not the actor's to read by name: the preview names the id alone.
-      if (!(error instanceof DomainError && error.kind === 'forbidden')) throw error;
-    }
-  }
+  const joins = plannedTargets(plan).flatMap(({ name, field }) => nameJoin(name, field) ?? []);
+  limitJoins(plan.actor, { join: joins });
   return joins;
 }
 
@@ -833,14 +830,10 @@ export async function prepareRows(
 }
 
 /** The name of the record a stored reference points at, as `storedValues` joined it for a preview. */
-function heldName(
-  stored: Record<string, unknown>,
-  name: string,
-  field: FieldDescription | undefined,
-): string | undefined {
-  const relation = referenceRelationName(name);
-  const display = field?.to ? findEntity(field.to)?.display : undefined;
-  const held = relation === name ? undefined : (stored[relation] as Record<string, unknown> | null | undefined);
+function heldName(stored: Record<string, unknown>, name: string, field: FieldDescription | undefined) {
+  const join = nameJoin(name, field);
+  const held = join ? (stored[join.relation] as Record<string, unknown> | null | undefined) : undefined;
+  const display = join?.fields[0];
   return held && display && held[display] != null ? String(held[display]) : undefined;
 }
 
